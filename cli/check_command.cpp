@@ -1,0 +1,122 @@
+#include "check_command.hpp"
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "file_check.hpp"
+#include "inputs.hpp"
+#include "tensorgate/report_writers.hpp"
+
+namespace tensorgate::cli {
+namespace po = boost::program_options;
+
+namespace {
+
+struct CheckOptions {
+  std::string format = "text";
+  std::string fail_on = "error";
+  std::string color = "auto";
+  bool no_tensors = false;
+  std::vector<std::string> paths;
+};
+
+const char* const kUsage =
+    "usage: tensorgate check [--format text|json|sarif] [--fail-on error|warning]\n"
+    "                        [--color auto|always|never] [--no-tensors] PATH...\n"
+    "Validates safetensors files; a directory is walked for *.safetensors; - reads standard input.\n"
+    "Exit status: 0 all valid, 1 something invalid, 2 usage or I/O error, 3 nothing checkable found.\n";
+
+bool parse(const std::vector<std::string>& args, CheckOptions& o) {
+  po::options_description named("options");
+  named.add_options()
+      ("help,h", "show this help")
+      ("format", po::value(&o.format), "text, json or sarif")
+      ("fail-on", po::value(&o.fail_on), "error or warning")
+      ("color", po::value(&o.color), "auto, always or never")
+      ("no-tensors", po::bool_switch(&o.no_tensors), "leave the tensor inventory out of JSON")
+      ("path", po::value(&o.paths), "file or directory");
+  po::positional_options_description positional;
+  positional.add("path", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(named).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::fputs(kUsage, stdout);
+    std::exit(kAllValid);
+  }
+  if (o.format != "text" && o.format != "json" && o.format != "sarif")
+    throw po::error("--format must be text, json or sarif");
+  if (o.fail_on != "error" && o.fail_on != "warning")
+    throw po::error("--fail-on must be error or warning");
+  if (o.color != "auto" && o.color != "always" && o.color != "never")
+    throw po::error("--color must be auto, always or never");
+  if (o.paths.empty()) throw po::error("no PATH given");
+  return true;
+}
+
+bool use_colour(const std::string& mode) {
+  if (mode != "auto") return mode == "always";
+  const char* term = std::getenv("TERM");
+  return ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR") && !(term && std::string(term) == "dumb");
+}
+
+bool fails(const Report& r, bool on_warning) {
+  if (!r.valid) return true;
+  if (!on_warning) return false;
+  for (const Finding& f : r.findings)
+    if (f.severity == Severity::warning) return true;
+  return false;
+}
+
+int exit_status(const std::vector<CheckedFile>& files, bool on_warning) {
+  bool io_error = false, failed = false;
+  for (const CheckedFile& f : files) {
+    io_error = io_error || f.error.has_value();
+    failed = failed || (f.report && fails(*f.report, on_warning));
+  }
+  if (io_error) return kUsageOrIo;
+  if (failed) return kInvalid;
+  if (files.empty()) return kNothingFound;
+  return kAllValid;
+}
+
+}  // namespace
+
+int run_check(const std::vector<std::string>& args) {
+  CheckOptions o;
+  try {
+    parse(args, o);
+  } catch (const po::error& e) {
+    std::fprintf(stderr, "tensorgate check: %s\n%s", e.what(), kUsage);
+    return kUsageOrIo;
+  }
+  std::vector<CheckedFile> files;
+  for (InputItem& item : expand_inputs(o.paths, {".safetensors"})) {
+    if (item.error)
+      files.push_back(CheckedFile{item.path, std::nullopt, *item.error});
+    else
+      files.push_back(check_file(item.path, Limits{}));
+  }
+  ReportOptions ro;
+  ro.include_tensors = !o.no_tensors;
+  ro.colour = use_colour(o.color);
+  const auto sink = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); };
+  if (o.format == "json") {
+    write_json_report(files, ro, sink);
+    sink("\n");
+  } else if (o.format == "sarif") {
+    write_sarif_report(files, ro, sink);
+    sink("\n");
+  } else {
+    if (files.empty()) std::fputs("nothing checkable found\n", stderr);
+    write_text_report(files, ro, sink);
+  }
+  std::fflush(stdout);
+  return exit_status(files, o.fail_on == "warning");
+}
+
+}  // namespace tensorgate::cli

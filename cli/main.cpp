@@ -1,0 +1,46 @@
+// tensorgate: validates safetensors model files (`check`), lists its rules (`rules`).
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "check_command.hpp"
+#include "tensorgate/report_writers.hpp"
+
+namespace {
+
+const char* const kUsage =
+    "usage: tensorgate <command> [options]\n"
+    "commands:\n"
+    "  check PATH...   validate files and directories (tensorgate check --help)\n"
+    "  rules           print the rule catalogue as JSON\n"
+    "  version         print the version\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fputs(kUsage, stderr);
+    return tensorgate::cli::kUsageOrIo;
+  }
+  const std::string_view command = argv[1];
+  const std::vector<std::string> rest(argv + 2, argv + argc);
+  if (command == "check") return tensorgate::cli::run_check(rest);
+  if (command == "rules") {
+    tensorgate::JsonWriter w([](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); });
+    tensorgate::write_rules_json(w);
+    w.flush();
+    std::fputs("\n", stdout);
+    return 0;
+  }
+  if (command == "version" || command == "--version") {
+    std::printf("tensorgate %s\n", std::string(tensorgate::tool_version()).c_str());
+    return 0;
+  }
+  if (command == "help" || command == "--help" || command == "-h") {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  std::fprintf(stderr, "tensorgate: unknown command '%s'\n%s", argv[1], kUsage);
+  return tensorgate::cli::kUsageOrIo;
+}

@@ -1,0 +1,38 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tensorgate/finding.hpp"
+#include "tensorgate/summary.hpp"
+
+namespace tensorgate {
+
+enum class Format : unsigned char { safetensors, gguf };
+constexpr std::string_view format_name(Format f) {
+  return f == Format::gguf ? "gguf" : "safetensors";
+}
+
+// Validation stopped because one of the caller's own limits (not the format's) was reached:
+// a capacity answer (HTTP 413/503), not a verdict on the file.
+struct Aborted {
+  std::string limit;    // stable name: "header-bytes", "header-memory-budget", ...
+  std::string message;
+};
+
+struct Report {
+  Format format = Format::safetensors;
+  bool valid = false;
+  std::optional<bool> canonical;  // set for valid safetensors files
+  std::vector<Finding> findings;  // in the order they were established
+  std::uint64_t findings_dropped = 0;
+  std::uint64_t bytes_seen = 0;
+  std::optional<SafetensorsSummary> safetensors;  // set once the header was understood
+  std::optional<Aborted> aborted;
+
+  bool has(std::string_view family_or_id) const;  // any finding whose id or family matches
+};
+
+}  // namespace tensorgate

@@ -1,0 +1,42 @@
+#pragma once
+// The report formats every face shares: JSON (schema tensorgate.report/1, docs/report.schema.json),
+// SARIF 2.1.0 for code-scanning pages, and short aligned text for people.
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "tensorgate/json_writer.hpp"
+#include "tensorgate/report.hpp"
+
+namespace tensorgate {
+
+inline constexpr std::string_view kReportSchema = "tensorgate.report/1";
+std::string_view tool_version();
+
+// One checked path: a report, or the reason there is none (I/O error).
+struct CheckedFile {
+  std::string path;
+  std::optional<Report> report;
+  std::optional<std::string> error;
+};
+
+struct ReportOptions {
+  bool include_tensors = true;  // the inventory in summary.tensors
+  bool colour = false;          // text only: ANSI colours
+};
+
+// The fields of one file's report object (without the braces), for callers that add fields.
+void write_report_fields(JsonWriter& w, const Report& report, const ReportOptions& options);
+
+void write_json_report(std::span<const CheckedFile> files, const ReportOptions& options,
+                       const JsonWriter::Sink& sink);
+void write_sarif_report(std::span<const CheckedFile> files, const ReportOptions& options,
+                        const JsonWriter::Sink& sink);
+void write_text_report(std::span<const CheckedFile> files, const ReportOptions& options,
+                       const JsonWriter::Sink& sink);
+
+// The rule catalogue as JSON (GET /v1/rules, docs).
+void write_rules_json(JsonWriter& w);
+
+}  // namespace tensorgate

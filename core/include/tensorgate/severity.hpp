@@ -1,0 +1,19 @@
+#pragma once
+// Severity of a finding: `error` makes a file invalid, `warning` leaves it valid but a gate may
+// refuse it, `info` is a fact worth showing (spec/rules.md, "Severities").
+#include <string_view>
+
+namespace tensorgate {
+
+enum class Severity : unsigned char { error, warning, info };
+
+constexpr std::string_view severity_name(Severity s) {
+  switch (s) {
+    case Severity::error: return "error";
+    case Severity::warning: return "warning";
+    case Severity::info: return "info";
+  }
+  return "error";
+}
+
+}  // namespace tensorgate

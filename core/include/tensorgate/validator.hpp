@@ -1,0 +1,54 @@
+#pragma once
+// A push validator (design.md, "Push validators"): fed the file in order, in chunks of any
+// size, it never needs a byte twice. Like a wuffs decoder, "need more input" is a resumable
+// state; a truncation only becomes a finding when `finish()` says the input has ended.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "tensorgate/limits.hpp"
+#include "tensorgate/memory_budget.hpp"
+#include "tensorgate/report.hpp"
+
+namespace tensorgate {
+
+enum class Progress : unsigned char {
+  need_more,  // feed more bytes (or finish)
+  invalid,    // the verdict is final: invalid. More bytes change nothing but the counts.
+  aborted,    // a caller's limit was reached; Report::aborted says which
+};
+
+class Validator {
+ public:
+  virtual ~Validator() = default;
+
+  // The total input size when known in advance (file size, Content-Length). Lets truncation
+  // and trailing bytes be found as soon as the header is read. Call before the first feed.
+  virtual void set_total_size(std::uint64_t size) = 0;
+
+  virtual Progress feed(std::span<const std::byte> chunk) = 0;
+  Progress feed(std::string_view chunk) {
+    return feed(std::as_bytes(std::span<const char>(chunk.data(), chunk.size())));
+  }
+
+  // How many of the next bytes the validator needs to look at. 0 means it only counts from
+  // here on: a caller that knows the bytes exist may `skip` them instead of reading them.
+  virtual std::uint64_t bytes_wanted() const = 0;
+  virtual Progress skip(std::uint64_t count) = 0;
+
+  // The report of what is established so far, without end-of-input checks (early answers).
+  virtual Report snapshot() const = 0;
+  // The input has ended: apply end-of-input checks and return the final report.
+  virtual Report finish() = 0;
+};
+
+std::unique_ptr<Validator> make_safetensors_validator(const Limits& limits = {},
+                                                      MemoryBudget* budget = nullptr);
+
+// Convenience for whole buffers (tests, fuzzers): feed everything, then finish.
+Report validate_safetensors(std::span<const std::byte> bytes, const Limits& limits = {});
+Report validate_safetensors(std::string_view bytes, const Limits& limits = {});
+
+}  // namespace tensorgate

@@ -1,0 +1,58 @@
+#include "canonical_json.hpp"
+
+#include <charconv>
+
+namespace tensorgate::detail {
+
+void append_json_string(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  std::size_t run = 0;  // start of the current run of bytes that need no escape
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+    }
+  }
+  out.append(s.data() + run, s.size() - run);
+  out += '"';
+}
+
+void append_u64(std::string& out, std::uint64_t v) {
+  char buf[24];
+  const auto res = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, res.ptr);
+}
+
+void append_tensor_entry(std::string& out, std::string_view name, Dtype dtype,
+                         std::span<const std::uint64_t> shape, std::uint64_t begin,
+                         std::uint64_t end) {
+  append_json_string(out, name);
+  out += ":{\"dtype\":\"";
+  out += dtype_info(dtype).name;
+  out += "\",\"shape\":[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += ',';
+    append_u64(out, shape[i]);
+  }
+  out += "],\"data_offsets\":[";
+  append_u64(out, begin);
+  out += ',';
+  append_u64(out, end);
+  out += "]}";
+}
+
+}  // namespace tensorgate::detail

@@ -1,0 +1,137 @@
+#include "header_handler.hpp"
+
+#include <string>
+
+#include "printable.hpp"
+
+namespace tensorgate::detail {
+namespace {
+
+constexpr std::uint8_t kDtypeBit = 1, kShapeBit = 2, kOffsetsBit = 4;
+
+std::string_view sv(boost::json::string_view s) { return {s.data(), s.size()}; }
+
+}  // namespace
+
+HeaderHandler::HeaderHandler(TableBuilder& table, FindingList& findings, std::uint32_t max_depth)
+    : table_(table), findings_(findings), names_(0, RefHash{&table}, RefEq{&table}) {
+  frames_.reserve(max_depth + 1);
+}
+
+HeaderHandler::Want HeaderHandler::current_want() const {
+  if (frames_.empty()) return Want::root;
+  switch (frames_.back().ctx) {
+    case Ctx::shape: return Want::dim;
+    case Ctx::offsets: return Want::offset;
+    case Ctx::skip_array: return Want::skip;
+    default: return want_;
+  }
+}
+
+void HeaderHandler::note_pos(string_view s) {
+  if (table_.in_header(sv(s))) last_pos_ = static_cast<std::uint64_t>(s.data() - table_.header().data());
+}
+
+void HeaderHandler::add(Rule rule, std::string message, std::optional<std::uint64_t> pos) {
+  findings_.add(rule, std::move(message), 8 + pos.value_or(last_pos_), entry_name());
+}
+
+std::optional<std::string_view> HeaderHandler::entry_name() const {
+  if (!in_entry_ && want_ != Want::entry) return std::nullopt;
+  return table_.str(table_.record(entry_.record).name);
+}
+
+void HeaderHandler::push(Ctx ctx) { frames_.push_back(Frame{ctx, nullptr}); }
+
+// Keys and strings may arrive in pieces (escapes are unescaped into a temporary buffer). A
+// string that lies whole in the header is referenced in place; anything else is copied.
+StrRef HeaderHandler::collect(string_view s, bool final) {
+  const std::string_view piece = sv(s);
+  if (!collecting_) {
+    const bool in_place = table_.in_header(piece);
+    collected_pos_ = in_place && piece.data() > table_.header().data()
+                         ? static_cast<std::uint64_t>(piece.data() - table_.header().data() - 1)
+                         : last_pos_;
+    collected_ = in_place ? table_.header_ref(piece) : table_.arena_append(piece);
+    collecting_ = !final;
+    return collected_;
+  }
+  if (!collected_.in_arena) collected_ = table_.arena_append(table_.str(collected_));
+  table_.arena_extend(collected_, piece);
+  collecting_ = !final;
+  return collected_;
+}
+
+bool HeaderHandler::on_key_part(string_view s, std::size_t, error_code&) {
+  collect(s, false);
+  return true;
+}
+
+bool HeaderHandler::on_key(string_view s, std::size_t, error_code&) {
+  const StrRef key = collect(s, true);
+  last_pos_ = collected_pos_;
+  switch (frames_.back().ctx) {
+    case Ctx::root: on_root_key(key); break;
+    case Ctx::entry: on_entry_key(key); break;
+    case Ctx::metadata: on_generic_key(key, true); break;
+    default: on_generic_key(key, false); break;
+  }
+  return true;
+}
+
+void HeaderHandler::on_root_key(StrRef key) {
+  in_entry_ = false;
+  if (table_.str(key) == "__metadata__") {
+    want_ = Want::metadata;
+    if (metadata_seen_) {
+      add(Rule::st2_duplicate_key, "duplicate key \"__metadata__\"");
+      add(Rule::stw_reference_differs, "the reference reader keeps the last \"__metadata__\"");
+    }
+    metadata_seen_ = true;
+    return;
+  }
+  auto& rec = table_.add_record();
+  rec.name = key;
+  rec.key_pos = static_cast<std::uint32_t>(collected_pos_) & ((1u << 27) - 1);
+  entry_ = Entry{};
+  entry_.record = table_.record_count() - 1;
+  want_ = Want::entry;
+  if (!names_.insert(key).second) {
+    rec.flags |= TensorTable::kDuplicate;
+    add(Rule::st2_duplicate_key, "duplicate tensor name");
+    add(Rule::stw_reference_differs, "the reference reader keeps the last entry of a duplicate name");
+  }
+}
+
+void HeaderHandler::on_entry_key(StrRef key) {
+  const std::string_view k = table_.str(key);
+  const std::uint8_t bit = k == "dtype"          ? kDtypeBit
+                           : k == "shape"        ? kShapeBit
+                           : k == "data_offsets" ? kOffsetsBit
+                                                 : 0;
+  if (bit == 0) {
+    on_generic_key(key, false);
+    add(Rule::stw_unknown_field, "unknown field " + quoted(k) + " in the tensor entry");
+    return;
+  }
+  if (entry_.seen & bit) add(Rule::st2_duplicate_key, "duplicate field " + quoted(k));
+  entry_.seen |= bit;
+  want_ = bit == kDtypeBit ? Want::dtype : bit == kShapeBit ? Want::shape : Want::offsets;
+}
+
+void HeaderHandler::on_generic_key(StrRef key, bool in_metadata) {
+  Frame& f = frames_.back();
+  if (!f.keys) f.keys = std::make_unique<KeySet>(0, RefHash{&table_}, RefEq{&table_});
+  if (!f.keys->insert(key).second) {
+    add(Rule::st2_duplicate_key, "duplicate key " + quoted(table_.str(key)));
+    if (in_metadata)
+      add(Rule::stw_reference_differs, "the reference reader keeps the last duplicate metadata key");
+  }
+  if (in_metadata) {
+    meta_key_ = key;
+    meta_key_pos_ = collected_pos_;
+  }
+  want_ = in_metadata ? Want::meta_value : Want::skip;
+}
+
+}  // namespace tensorgate::detail

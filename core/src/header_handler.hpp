@@ -1,0 +1,127 @@
+#pragma once
+// The Boost.JSON basic_parser handler that checks a safetensors header against ST2 (duplicate
+// keys after unescaping, one object), ST3 (__metadata__) and ST4 (tensor entries) in one pass.
+// It never recurses: nesting is an explicit frame stack, bounded by Limits::max_json_depth
+// (which basic_parser enforces before calling us).
+#include <boost/json/basic_parser.hpp>
+#include <boost/unordered/unordered_flat_set.hpp>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "finding_list.hpp"
+#include "table_builder.hpp"
+
+namespace tensorgate::detail {
+
+// Hashes and compares StrRefs by the text they refer to.
+struct RefHash {
+  const TableBuilder* table;
+  std::size_t operator()(StrRef r) const {
+    return std::hash<std::string_view>{}(table->str(r));
+  }
+};
+struct RefEq {
+  const TableBuilder* table;
+  bool operator()(StrRef a, StrRef b) const { return table->str(a) == table->str(b); }
+};
+using KeySet = boost::unordered_flat_set<StrRef, RefHash, RefEq>;
+
+class HeaderHandler {
+ public:
+  using error_code = boost::json::error_code;
+  using string_view = boost::json::string_view;
+  static constexpr std::size_t max_object_size = std::size_t(-1);
+  static constexpr std::size_t max_array_size = std::size_t(-1);
+  static constexpr std::size_t max_key_size = std::size_t(-1);
+  static constexpr std::size_t max_string_size = std::size_t(-1);
+
+  HeaderHandler(TableBuilder& table, FindingList& findings, std::uint32_t max_depth);
+
+  bool on_document_begin(error_code&) { return true; }
+  bool on_document_end(error_code&) { return true; }
+  bool on_object_begin(error_code&);
+  bool on_object_end(std::size_t, error_code&);
+  bool on_array_begin(error_code&);
+  bool on_array_end(std::size_t, error_code&);
+  bool on_key_part(string_view s, std::size_t, error_code&);
+  bool on_key(string_view s, std::size_t, error_code&);
+  bool on_string_part(string_view s, std::size_t, error_code&);
+  bool on_string(string_view s, std::size_t, error_code&);
+  bool on_number_part(string_view, error_code&) { return true; }
+  bool on_int64(std::int64_t v, string_view text, error_code&);
+  bool on_uint64(std::uint64_t v, string_view text, error_code&);
+  bool on_double(double v, string_view text, error_code&);
+  bool on_bool(bool, error_code&);
+  bool on_null(error_code&);
+  bool on_comment_part(string_view, error_code&) { return true; }
+  bool on_comment(string_view, error_code&) { return true; }
+
+  bool root_seen() const { return root_seen_; }
+  // Header position of the last token whose text lay in the header (for findings).
+  std::uint64_t last_pos() const { return last_pos_; }
+  // The reference reader rejects something this file holds that is valid here.
+  bool reference_rejects() const { return reference_rejects_; }
+
+ private:
+  enum class Ctx : std::uint8_t { root, metadata, entry, shape, offsets, skip_object, skip_array };
+  enum class Want : std::uint8_t {
+    root, metadata, entry, meta_value, dtype, shape, offsets, dim, offset, skip
+  };
+  enum class Kind : std::uint8_t { object, array, string, integer, number, boolean, null };
+  struct Frame {
+    Ctx ctx;
+    std::unique_ptr<KeySet> keys;  // generic objects only, created at the first key
+  };
+  // The tensor entry being parsed (fields collected before the record is final).
+  struct Entry {
+    std::size_t record = 0;
+    std::uint8_t seen = 0;      // bit per known field: 1 dtype, 2 shape, 4 data_offsets
+    std::uint8_t bad = 0;       // same bits: the field was malformed (already reported)
+    bool is_object = false;
+    std::uint32_t offsets_count = 0;
+    std::uint64_t offsets[2] = {0, 0};
+  };
+
+  Want current_want() const;
+  void note_pos(string_view s);
+  StrRef collect(string_view s, bool final);
+  void value(Kind kind, string_view text = {}, std::uint64_t integer = 0);
+  void push(Ctx ctx);
+  void wrong_type(Want want, Kind kind);
+  void on_root_key(StrRef key);
+  void on_entry_key(StrRef key);
+  void on_generic_key(StrRef key, bool in_metadata);
+  void on_dtype(std::string_view name);
+  void on_dim(Kind kind, string_view text, std::uint64_t v);
+  void on_offset(Kind kind, string_view text, std::uint64_t v);
+  void end_shape();
+  void end_offsets();
+  void end_entry();
+  void check_size(TensorTable::Record& rec);
+  void report_field(std::uint8_t bit, Rule rule, std::string message);
+  void add(Rule rule, std::string message, std::optional<std::uint64_t> pos = std::nullopt);
+  std::optional<std::string_view> entry_name() const;
+
+  TableBuilder& table_;
+  FindingList& findings_;
+  std::vector<Frame> frames_;
+  Want want_ = Want::root;
+  bool root_seen_ = false;
+  bool metadata_seen_ = false;
+  bool in_entry_ = false;
+  Entry entry_;
+  StrRef meta_key_;
+  std::uint64_t meta_key_pos_ = 0;
+  KeySet names_;                       // tensor names, for duplicates
+  std::vector<std::uint64_t> dims_;    // the shape being parsed
+  std::uint64_t last_pos_ = 0;
+  bool reference_rejects_ = false;
+  // Pieces of a key or string delivered in parts (escapes, or very long strings).
+  bool collecting_ = false;
+  StrRef collected_;
+  std::uint64_t collected_pos_ = 0;
+};
+
+}  // namespace tensorgate::detail

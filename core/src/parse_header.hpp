@@ -1,0 +1,24 @@
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "finding_list.hpp"
+#include "tensorgate/limits.hpp"
+#include "tensorgate/tensor_table.hpp"
+
+namespace tensorgate::detail {
+
+struct ParsedHeader {
+  std::shared_ptr<TensorTable> table;
+  bool json_ok = false;             // one JSON value followed by whitespace only
+  std::uint64_t object_end = 0;     // header position just after the root object
+  bool reference_rejects = false;   // valid here, but the reference reader refuses it
+};
+
+// Parses and checks all N header bytes at once (ST2, ST3, ST4; STW warnings). Boost.JSON 1.81
+// must see the whole header in one write_some: a \u escape split across calls overflows its
+// stack buffer (boostorg/json#876).
+ParsedHeader parse_header(std::string header, const Limits& limits, FindingList& findings);
+
+}  // namespace tensorgate::detail

@@ -1,0 +1,101 @@
+// Text for people: one line per file, then its findings in aligned columns. Colour only when
+// the caller says so (a terminal).
+#include <algorithm>
+#include <string>
+
+#include "printable.hpp"
+#include "tensorgate/report_writers.hpp"
+
+namespace tensorgate {
+namespace {
+
+struct Style {
+  bool on;
+  std::string_view operator()(std::string_view code) const { return on ? code : ""; }
+};
+constexpr std::string_view kRed = "\x1b[31m", kYellow = "\x1b[33m", kGreen = "\x1b[32m",
+                           kDim = "\x1b[2m", kBold = "\x1b[1m", kReset = "\x1b[0m";
+
+std::string with_commas(std::uint64_t v) {
+  std::string digits = std::to_string(v), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string plural(std::uint64_t n, std::string_view word) {
+  return with_commas(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+}
+
+std::string pad(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string headline(const CheckedFile& f, Style st) {
+  std::string line = std::string(st(kBold)) + detail::quoted(f.path, 200).substr(1);
+  line.pop_back();
+  line += std::string(st(kReset)) + ": ";
+  if (!f.report) return line + std::string(st(kRed)) + "error" + std::string(st(kReset)) + ": " + f.error.value_or("");
+  const Report& r = *f.report;
+  if (r.aborted) return line + std::string(st(kRed)) + "not checked" + std::string(st(kReset)) + ": " + r.aborted->message;
+  std::uint64_t errors = 0, warnings = 0;
+  for (const Finding& x : r.findings) {
+    errors += x.severity == Severity::error;
+    warnings += x.severity == Severity::warning;
+  }
+  line += r.valid ? std::string(st(kGreen)) + "valid" : std::string(st(kRed)) + "INVALID";
+  line += std::string(st(kReset)) + " " + std::string(format_name(r.format));
+  if (!r.valid) line += ", " + plural(errors + r.findings_dropped, "error");
+  if (warnings) line += ", " + plural(warnings, "warning");
+  if (r.safetensors) {
+    const SafetensorsSummary& s = *r.safetensors;
+    line += ", " + plural(s.tensor_count, "tensor") + ", " + plural(s.parameters, "parameter");
+    std::string dtypes;
+    for (const DtypeTotals& t : s.by_dtype) dtypes += (dtypes.empty() ? "" : " ") + std::string(dtype_info(t.dtype).name);
+    if (!dtypes.empty()) line += " (" + dtypes + ")";
+    if (s.architecture) line += ", " + *s.architecture;
+    if (s.layers) line += " " + plural(*s.layers, "layer");
+  }
+  if (r.canonical) line += *r.canonical ? ", canonical" : ", not canonical";
+  return line;
+}
+
+std::string finding_line(const Finding& x, std::size_t id_width, std::size_t offset_width, Style st) {
+  const std::string_view colour = x.severity == Severity::error     ? kRed
+                                  : x.severity == Severity::warning ? kYellow
+                                                                    : kDim;
+  std::string line = "  " + std::string(st(colour)) + pad(std::string(severity_name(x.severity)), 8) +
+                     std::string(st(kReset)) + pad(std::string(rule_info(x.rule).id), id_width + 2);
+  line += pad(x.offset ? "@" + std::to_string(*x.offset) : "", offset_width + 2);
+  if (x.tensor) line += "tensor " + detail::quoted(*x.tensor) + ": ";
+  return line + x.message;
+}
+
+}  // namespace
+
+void write_text_report(std::span<const CheckedFile> files, const ReportOptions& options,
+                       const JsonWriter::Sink& sink) {
+  const Style st{options.colour};
+  std::size_t valid = 0;
+  for (const CheckedFile& f : files) {
+    sink(headline(f, st) + "\n");
+    if (!f.report) continue;
+    valid += f.report->valid;
+    std::size_t id_width = 0, offset_width = 0;
+    for (const Finding& x : f.report->findings) {
+      id_width = std::max(id_width, rule_info(x.rule).id.size());
+      if (x.offset) offset_width = std::max(offset_width, std::to_string(*x.offset).size() + 1);
+    }
+    for (const Finding& x : f.report->findings) sink(finding_line(x, id_width, offset_width, st) + "\n");
+    if (f.report->findings_dropped)
+      sink("  ... and " + plural(f.report->findings_dropped, "more finding") + "\n");
+  }
+  if (files.size() > 1)
+    sink(plural(files.size(), "file") + ": " + with_commas(valid) + " valid, " +
+         with_commas(files.size() - valid) + " not\n");
+}
+
+}  // namespace tensorgate
