@@ -135,14 +135,15 @@ void HeaderHandler::end_entry() {
       if (missing & bit) list += (list.empty() ? "" : ", ") + std::string(field);
     add(Rule::st4_missing_field, "the tensor entry lacks " + list, std::uint64_t{rec.key_pos});
   }
-  if ((entry_.seen & kOffsetsBit) && !(entry_.bad & kOffsetsBit) && !(rec.flags & TensorTable::kDuplicate))
+  if ((entry_.seen & kOffsetsBit) && !(entry_.bad & kOffsetsBit))
     rec.flags |= TensorTable::kHasOffsets;
   if (!missing && !entry_.bad) check_size(rec);
   const std::string_view name = table_.str(rec.name);
-  for (const char ch : name) {
-    const auto c = static_cast<unsigned char>(ch);
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
     if (c < 0x20 || c == 0x7f) {
-      add(Rule::stw_name_control, "the tensor name holds control character " + quoted(name.substr(&ch - name.data(), 1)), std::uint64_t{rec.key_pos});
+      add(Rule::stw_name_control, "the tensor name holds control character " + quoted(name.substr(i, 1)),
+          std::uint64_t{rec.key_pos});
       break;
     }
   }

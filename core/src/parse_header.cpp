@@ -17,6 +17,11 @@ Rule classify(const boost::json::error_code& ec, std::string_view header, std::s
       ec == error::expected_utf16_escape)
     return Rule::st2_surrogate;
   if (at < header.size() && static_cast<unsigned char>(header[at]) >= 0x80) return Rule::st2_utf8;
+  // Boost.JSON 1.81 reports a high surrogate escape without its pair as a plain syntax error
+  // at the byte after "\uD8xx".
+  if (at >= 6 && header[at - 6] == '\\' && header[at - 5] == 'u' && (header[at - 4] == 'd' || header[at - 4] == 'D') &&
+      std::string_view("89abAB").find(header[at - 3]) != std::string_view::npos)
+    return Rule::st2_surrogate;
   return Rule::st2_syntax;
 }
 

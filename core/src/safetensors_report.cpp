@@ -47,11 +47,11 @@ void SafetensorsValidator::add_end_of_input_findings() {
                     "the header needs bytes 8 to " + std::to_string(8 + n_) + ", the file has " +
                         std::to_string(bytes_seen_), 0);
       break;
-    case State::data:
-      if (!end_checked_ && covered_) check_data_end(data_seen_, *covered_, 8 + n_, findings_);
-      end_checked_ = true;
-      break;
     default:
+      // After the header, whether or not its verdict is final: the data buffer is everything
+      // after 8 + N, and the tensors' tiling says how long it must be.
+      if (!end_checked_ && covered_) check_data_end(bytes_seen_ - 8 - n_, *covered_, 8 + n_, findings_);
+      end_checked_ = true;
       break;
   }
 }

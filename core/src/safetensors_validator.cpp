@@ -26,7 +26,7 @@ Progress SafetensorsValidator::feed(std::span<const std::byte> chunk) {
     switch (state_) {
       case State::length: chunk = chunk.subspan(take_length(chunk)); break;
       case State::header: chunk = chunk.subspan(take_header(chunk)); break;
-      case State::data: count_data(chunk.size()); chunk = {}; break;
+      case State::data: count_data(); chunk = {}; break;
       default: chunk = {}; break;
     }
   }
@@ -45,7 +45,7 @@ Progress SafetensorsValidator::skip(std::uint64_t count) {
   assert(bytes_wanted() == 0 && "skip() only past the bytes the validator looks at");
   if (bytes_wanted() != 0 || state_ == State::finished) return progress();
   bytes_seen_ += count;
-  if (state_ == State::data) count_data(count);
+  if (state_ == State::data) count_data();
   return progress();
 }
 
@@ -120,16 +120,18 @@ void SafetensorsValidator::on_header() {
   understood_ = parsed.json_ok && !findings_.has_errors();
   if (parsed.json_ok) covered_ = check_tiling(*table_, findings_, 8 + n_);
   state_ = findings_.has_errors() ? State::stopped : State::data;
-  if (state_ == State::data && covered_ && total_size_) {
+  if (covered_ && total_size_) {
     check_data_end(*total_size_ - 8 - n_, *covered_, 8 + n_, findings_);
     end_checked_ = true;
   }
 }
 
-void SafetensorsValidator::count_data(std::uint64_t count) {
-  data_seen_ += count;
-  if (!end_checked_ && covered_ && data_seen_ > *covered_) {
-    check_data_end(data_seen_, *covered_, 8 + n_, findings_);
+// Data bytes are only counted (bytes_seen_ already includes them); bytes past the tiled end
+// make the verdict final at once.
+void SafetensorsValidator::count_data() {
+  const std::uint64_t data_seen = bytes_seen_ - 8 - n_;
+  if (!end_checked_ && covered_ && data_seen > *covered_) {
+    check_data_end(data_seen, *covered_, 8 + n_, findings_);
     end_checked_ = true;
   }
 }

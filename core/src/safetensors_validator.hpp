@@ -30,7 +30,7 @@ class SafetensorsValidator final : public Validator {
 
   std::size_t take_length(std::span<const std::byte> chunk);
   std::size_t take_header(std::span<const std::byte> chunk);
-  void count_data(std::uint64_t count);
+  void count_data();
   void on_length();
   void on_header();
   bool reserve_header(std::uint64_t bytes);
@@ -58,7 +58,6 @@ class SafetensorsValidator final : public Validator {
   std::uint64_t object_end_ = 0;
   bool reference_rejects_ = false;
   std::optional<std::uint64_t> covered_;  // data length the tensors cover (ST5)
-  std::uint64_t data_seen_ = 0;
   bool end_checked_ = false;
   std::optional<bool> canonical_;  // decided by finish() for valid files
 };

@@ -19,9 +19,8 @@ std::optional<std::uint64_t> check_tiling(TensorTable& table, FindingList& findi
   std::vector<std::uint32_t> order;
   order.reserve(table.size());
   for (std::uint32_t i = 0; i < table.size(); ++i) {
-    const auto flags = table.record(i).flags;
-    if (flags & TensorTable::kDuplicate) continue;
-    if (!(flags & TensorTable::kHasOffsets)) return std::nullopt;
+    // Every entry as written takes part, duplicates included: the layout is the file's.
+    if (!(table.record(i).flags & TensorTable::kHasOffsets)) return std::nullopt;
     order.push_back(i);
   }
   auto by_offsets = [&](std::uint32_t a, std::uint32_t b) {

@@ -54,7 +54,7 @@ class TensorTable {
   };
   enum RecordFlag : std::uint32_t {
     kValid = 1,       // the entry passed every ST4 check
-    kHasOffsets = 2,  // data_offsets were well-formed: takes part in the ST5 tiling check
+    kHasOffsets = 2,  // data_offsets were well-formed: the entry takes part in the ST5 tiling check
     kDuplicate = 4,   // a second entry of a name already seen
   };
 
