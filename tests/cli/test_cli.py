@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `tensorgate check`: every sample file's verdict, rule family and
+canonical flag through --format json; JSON and SARIF output against their schemas; exit
+statuses; standard input; directories.
+
+usage: test_cli.py TENSORGATE WRITE_SAMPLES DOCS_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import jsonschema
+
+TENSORGATE, WRITE_SAMPLES, DOCS = sys.argv[1:4]
+del sys.argv[1:4]
+
+
+def run(*args, stdin=None):
+    return subprocess.run([TENSORGATE, *args], input=stdin, capture_output=True, check=False)
+
+
+def families(file_report, severity=None):
+    return [f["rule"].split(".")[0] for f in file_report["findings"]
+            if severity is None or f["severity"] == severity]
+
+
+class CliTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.samples = os.path.join(cls.tmp.name, "samples")
+        subprocess.run([WRITE_SAMPLES, cls.samples], check=True)
+        with open(os.path.join(cls.samples, "MANIFEST.tsv"), encoding="utf-8") as f:
+            cls.manifest = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+        with open(os.path.join(DOCS, "report.schema.json"), encoding="utf-8") as f:
+            cls.report_schema = json.load(f)
+        with open(os.path.join(DOCS, "sarif-2.1.0-subset.schema.json"), encoding="utf-8") as f:
+            cls.sarif_schema = json.load(f)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check_json(self, *args, stdin=None):
+        out = run("check", "--format", "json", *args, stdin=stdin)
+        doc = json.loads(out.stdout)
+        jsonschema.validate(doc, self.report_schema)
+        return out.returncode, doc
+
+    def test_every_sample_gets_its_verdict_family_and_canonical_flag(self):
+        self.assertGreater(len(self.manifest), 40)
+        for name, verdict, family, canonical in self.manifest:
+            with self.subTest(name=name):
+                code, doc = self.check_json(os.path.join(self.samples, name))
+                report = doc["files"][0]
+                self.assertEqual(report["valid"], verdict == "valid")
+                self.assertEqual(code, 0 if verdict == "valid" else 1)
+                if verdict == "invalid":
+                    self.assertEqual(families(report, "error")[0], family)
+                    self.assertIsNone(report["canonical"])
+                else:
+                    self.assertEqual(families(report, "error"), [])
+                    self.assertEqual(report["canonical"], canonical == "1")
+                    if family:
+                        self.assertIn(family, families(report))
+                    self.assertIsNotNone(report["summary"])
+
+    def test_directory_is_walked_and_sarif_matches_its_schema(self):
+        out = run("check", "--format", "sarif", self.samples)
+        self.assertEqual(out.returncode, 1)
+        sarif = json.loads(out.stdout)
+        jsonschema.validate(sarif, self.sarif_schema)
+        run0 = sarif["runs"][0]
+        rules = run0["tool"]["driver"]["rules"]
+        self.assertEqual(len(run0["artifacts"]), len(self.manifest))
+        self.assertTrue(run0["results"])
+        for result in run0["results"]:
+            self.assertEqual(rules[result["ruleIndex"]]["id"], result["ruleId"])
+            uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            self.assertTrue(uri.endswith(".safetensors"), uri)
+
+    def test_standard_input(self):
+        path = os.path.join(self.samples, "valid-seed-example.safetensors")
+        with open(path, "rb") as f:
+            data = f.read()
+        code, doc = self.check_json("-", stdin=data)
+        self.assertEqual(code, 0)
+        self.assertEqual(doc["files"][0]["path"], "-")
+        self.assertEqual(doc["files"][0]["bytes"], 120)
+        code, doc = self.check_json("-", stdin=data[:-1])
+        self.assertEqual(code, 1)
+        self.assertEqual(families(doc["files"][0], "error"), ["ST5"])
+
+    def test_exit_statuses(self):
+        self.assertEqual(run("check", os.path.join(self.tmp.name, "missing.safetensors")).returncode, 2)
+        empty = os.path.join(self.tmp.name, "empty")
+        os.makedirs(empty, exist_ok=True)
+        self.assertEqual(run("check", empty).returncode, 3)
+        self.assertEqual(run("check", "--format", "xml", self.samples).returncode, 2)
+        self.assertEqual(run("check").returncode, 2)
+        self.assertEqual(run("bogus").returncode, 2)
+        warned = os.path.join(self.samples, "valid-unknown-field.safetensors")
+        self.assertEqual(run("check", warned).returncode, 0)
+        self.assertEqual(run("check", "--fail-on", "warning", warned).returncode, 1)
+
+    def test_text_output_has_no_colour_when_piped(self):
+        out = run("check", os.path.join(self.samples, "st4-size-mismatch.safetensors"))
+        text = out.stdout.decode()
+        self.assertNotIn("\x1b", text)
+        self.assertIn("INVALID", text)
+        self.assertIn("ST4.size-mismatch", text)
+        forced = run("check", "--color", "always", os.path.join(self.samples, "st4-size-mismatch.safetensors"))
+        self.assertIn("\x1b[31m", forced.stdout.decode())
+
+    def test_no_tensors_flag(self):
+        _, doc = self.check_json("--no-tensors", os.path.join(self.samples, "valid-llama-2-layers.safetensors"))
+        summary = doc["files"][0]["summary"]
+        self.assertNotIn("tensors", summary)
+        self.assertEqual(summary["tensor_count"], 20)
+        self.assertEqual(summary["architecture"], "llama")
+        self.assertEqual(summary["layers"], 2)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
