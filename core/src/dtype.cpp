@@ -44,9 +44,34 @@ const DtypeInfo& dtype_info(Dtype d) { return kDtypes[static_cast<std::size_t>(d
 
 std::span<const DtypeInfo> all_dtypes() { return kDtypes; }
 
+namespace {
+
+// Names are at most 11 bytes: packed into two words they compare in two integer compares.
+struct Packed {
+  std::uint64_t lo = 0, hi = 0;
+  constexpr bool operator==(const Packed&) const = default;
+};
+
+constexpr Packed pack(std::string_view s) {
+  Packed p;
+  for (std::size_t i = 0; i < s.size() && i < 16; ++i)
+    (i < 8 ? p.lo : p.hi) |= std::uint64_t{static_cast<unsigned char>(s[i])} << (8 * (i % 8));
+  return p;
+}
+
+constexpr auto kPacked = [] {
+  std::array<Packed, kDtypeCount> out{};
+  for (std::size_t i = 0; i < kDtypeCount; ++i) out[i] = pack(kDtypes[i].name);
+  return out;
+}();
+
+}  // namespace
+
 std::optional<Dtype> dtype_from_name(std::string_view name) {
-  for (const auto& info : kDtypes)
-    if (info.name == name) return info.dtype;
+  if (name.empty() || name.size() > 11) return std::nullopt;
+  const Packed p = pack(name);
+  for (std::size_t i = 0; i < kDtypeCount; ++i)
+    if (kPacked[i] == p) return kDtypes[i].dtype;
   return std::nullopt;
 }
 

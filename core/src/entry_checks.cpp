@@ -138,7 +138,13 @@ void HeaderHandler::end_entry() {
   if ((entry_.seen & kOffsetsBit) && !(entry_.bad & kOffsetsBit))
     rec.flags |= TensorTable::kHasOffsets;
   if (!missing && !entry_.bad) check_size(rec);
+  // Raw control characters are not valid JSON, so only an escaped name (in the arena) can hold
+  // one; DEL alone may appear raw.
   const std::string_view name = table_.str(rec.name);
+  if (!rec.name.in_arena && name.find('\x7f') == std::string_view::npos) {
+    in_entry_ = false;
+    return;
+  }
   for (std::size_t i = 0; i < name.size(); ++i) {
     const auto c = static_cast<unsigned char>(name[i]);
     if (c < 0x20 || c == 0x7f) {

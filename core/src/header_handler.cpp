@@ -13,8 +13,13 @@ std::string_view sv(boost::json::string_view s) { return {s.data(), s.size()}; }
 
 }  // namespace
 
-HeaderHandler::HeaderHandler(TableBuilder& table, FindingList& findings, std::uint32_t max_depth)
-    : table_(table), findings_(findings), names_(0, RefHash{&table}, RefEq{&table}) {
+HeaderHandler::HeaderHandler(TableBuilder& table, FindingList& findings, std::uint32_t max_depth,
+                             std::size_t expected_tensors)
+    : table_(table),
+      findings_(findings),
+      header_begin_(table.header().data()),
+      header_end_(table.header().data() + table.header().size()),
+      names_(expected_tensors, RefHash{&table}, RefEq{&table}) {
   frames_.reserve(max_depth + 1);
 }
 
@@ -29,7 +34,8 @@ HeaderHandler::Want HeaderHandler::current_want() const {
 }
 
 void HeaderHandler::note_pos(string_view s) {
-  if (table_.in_header(sv(s))) last_pos_ = static_cast<std::uint64_t>(s.data() - table_.header().data());
+  if (std::less_equal<const char*>{}(header_begin_, s.data()) && std::less<const char*>{}(s.data(), header_end_))
+    last_pos_ = static_cast<std::uint64_t>(s.data() - header_begin_);
 }
 
 void HeaderHandler::add(Rule rule, std::string message, std::optional<std::uint64_t> pos) {
@@ -47,6 +53,12 @@ void HeaderHandler::push(Ctx ctx) { frames_.push_back(Frame{ctx, nullptr}); }
 // string that lies whole in the header is referenced in place; anything else is copied.
 StrRef HeaderHandler::collect(string_view s, bool final) {
   const std::string_view piece = sv(s);
+  if (!collecting_ && final && piece.data() > header_begin_ && piece.data() + piece.size() <= header_end_) {
+    // The common case: a whole key or string without escapes, referenced in place.
+    collected_pos_ = static_cast<std::uint64_t>(piece.data() - header_begin_ - 1);
+    collected_ = table_.header_ref(piece);
+    return collected_;
+  }
   if (!collecting_) {
     const bool in_place = table_.in_header(piece);
     collected_pos_ = in_place && piece.data() > table_.header().data()

@@ -3,6 +3,7 @@
 // keys after unescaping, one object), ST3 (__metadata__) and ST4 (tensor entries) in one pass.
 // It never recurses: nesting is an explicit frame stack, bounded by Limits::max_json_depth
 // (which basic_parser enforces before calling us).
+#include <boost/container_hash/hash.hpp>
 #include <boost/json/basic_parser.hpp>
 #include <boost/unordered/unordered_flat_set.hpp>
 #include <cstdint>
@@ -19,7 +20,8 @@ namespace tensorgate::detail {
 struct RefHash {
   const TableBuilder* table;
   std::size_t operator()(StrRef r) const {
-    return std::hash<std::string_view>{}(table->str(r));
+    const std::string_view s = table->str(r);
+    return boost::hash_range(s.begin(), s.end());  // Boost 1.81: 4 bytes a step, well mixed
   }
 };
 struct RefEq {
@@ -37,7 +39,9 @@ class HeaderHandler {
   static constexpr std::size_t max_key_size = std::size_t(-1);
   static constexpr std::size_t max_string_size = std::size_t(-1);
 
-  HeaderHandler(TableBuilder& table, FindingList& findings, std::uint32_t max_depth);
+  // `expected_tensors` sizes the name set up front (no rehashing, no transient doubling).
+  HeaderHandler(TableBuilder& table, FindingList& findings, std::uint32_t max_depth,
+                std::size_t expected_tensors);
 
   bool on_document_begin(error_code&) { return true; }
   bool on_document_end(error_code&) { return true; }
@@ -106,6 +110,8 @@ class HeaderHandler {
 
   TableBuilder& table_;
   FindingList& findings_;
+  const char* header_begin_;  // the header text, for "does this string lie in it"
+  const char* header_end_;
   std::vector<Frame> frames_;
   Want want_ = Want::root;
   bool root_seen_ = false;

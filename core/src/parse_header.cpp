@@ -10,6 +10,11 @@ namespace {
 
 bool json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// A tensor entry takes at least ~64 bytes of header text in practice (key, dtype, shape,
+// offsets): sizing the name set from the header's length avoids rehashing, and the set's
+// memory stays a small fraction of the header's (8 bytes a slot).
+std::size_t estimate_tensors(std::string_view text) { return text.size() / 64; }
+
 Rule classify(const boost::json::error_code& ec, std::string_view header, std::size_t at) {
   using boost::json::error;
   if (ec == error::too_deep) return Rule::st2_depth;
@@ -58,9 +63,10 @@ ParsedHeader parse_header(std::string header, const Limits& limits, FindingList&
   TableBuilder builder(std::move(header));
   boost::json::parse_options options;
   options.max_depth = limits.max_json_depth;
-  boost::json::basic_parser<HeaderHandler> parser(options, builder, findings, limits.max_json_depth);
-  boost::json::error_code ec;
   const std::string_view text = builder.header();
+  boost::json::basic_parser<HeaderHandler> parser(options, builder, findings, limits.max_json_depth,
+                                                  estimate_tensors(text));
+  boost::json::error_code ec;
   const std::size_t used = parser.write_some(false, text.data(), text.size(), ec);
   if (ec) {
     const Rule rule = classify(ec, text, used);

@@ -1,0 +1,47 @@
+#include "synthetic_header.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace tgbench {
+
+SyntheticHeader make_header(std::uint64_t count) {
+  static constexpr std::array<std::string_view, 7> kParts{"attn.q", "attn.k",  "attn.v", "attn.o",
+                                                        "mlp.gate", "mlp.up", "mlp.down"};
+  static constexpr std::array<std::pair<std::string_view, std::uint64_t>, 3> kDtypes{
+      {{"BF16", 2}, {"F32", 4}, {"F16", 2}}};
+  std::string h = "{\"__metadata__\":{\"format\":\"pt\"}";
+  h.reserve(count * 96 + 64);
+  std::uint64_t offset = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const auto& [dtype, size] = kDtypes[i % kDtypes.size()];
+    const std::uint64_t rows = 4, cols = 4 + i % 5;
+    const std::uint64_t bytes = rows * cols * size;
+    h += ",\"model.layers.";
+    h += std::to_string(i / kParts.size());
+    h += '.';
+    h += kParts[i % kParts.size()];
+    h += "\":{\"dtype\":\"";
+    h += dtype;
+    h += "\",\"shape\":[";
+    h += std::to_string(rows);
+    h += ',';
+    h += std::to_string(cols);
+    h += "],\"data_offsets\":[";
+    h += std::to_string(offset);
+    h += ',';
+    h += std::to_string(offset + bytes);
+    h += "]}";
+    offset += bytes;
+  }
+  h += '}';
+  h.append((8 - h.size() % 8) % 8, ' ');
+  SyntheticHeader out;
+  const std::uint64_t n = h.size();
+  for (int i = 0; i < 8; ++i) out.file_prefix += static_cast<char>((n >> (8 * i)) & 0xff);
+  out.file_prefix += h;
+  out.data_length = offset;
+  return out;
+}
+
+}  // namespace tgbench
