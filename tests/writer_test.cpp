@@ -91,12 +91,18 @@ TEST(Writer, EmptyMetadataIsOmittedAndKeysSorted) {
   EXPECT_NE(sorted.bytes.find(R"({"__metadata__":{"a":"1","b":"2"}})"), std::string::npos);
 }
 
-TEST(Writer, RefusesDuplicatesAndWrongSizes) {
+TEST(Writer, RefusesDuplicatesInvalidUtf8AndWrongSizes) {
   const std::string four(4, '\0');
   std::vector<TensorSpec> dup{{"a", Dtype::F32, {1}, bytes_of(four)}, {"a", Dtype::F32, {1}, bytes_of(four)}};
   EXPECT_FALSE(tensorgate::write_safetensors(dup).ok());
+  std::vector<TensorSpec> across_dtypes{{"a", Dtype::F32, {1}, bytes_of(four)}, {"b", Dtype::I8, {4}, bytes_of(four)},
+                                        {"a", Dtype::U8, {4}, bytes_of(four)}};
+  EXPECT_EQ(tensorgate::write_safetensors(across_dtypes).error, "duplicate tensor name");
   const TensorSpec wrong{"a", Dtype::F32, {2}, bytes_of(four)};
   EXPECT_FALSE(tensorgate::write_safetensors(std::span(&wrong, 1)).ok());
+  const TensorSpec bad_name{"a\xff", Dtype::F32, {1}, bytes_of(four)};
+  EXPECT_EQ(tensorgate::write_safetensors(std::span(&bad_name, 1)).error, "tensor name is not valid UTF-8");
+  EXPECT_EQ(tensorgate::write_safetensors({}, {{"k", "\xc0\x80"}}).error, "metadata is not valid UTF-8");
 }
 
 TEST(Writer, RewriteOfAParsedFileIsCanonicalAndSummarizesTheSame) {

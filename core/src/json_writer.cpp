@@ -1,36 +1,11 @@
 #include "tensorgate/json_writer.hpp"
 
+#include "tensorgate/utf8.hpp"
+
 #include <charconv>
 #include <cmath>
 
 namespace tensorgate {
-namespace {
-
-// Length of the valid UTF-8 sequence at s[i], or 0 when it is not valid (RFC 3629: no
-// overlongs, no surrogates, nothing above U+10FFFF).
-std::size_t utf8_sequence(std::string_view s, std::size_t i) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  const unsigned char c = b(0);
-  const std::size_t left = s.size() - i;
-  const auto cont = [&](std::size_t k) { return k < left && (b(k) & 0xc0) == 0x80; };
-  if (c < 0x80) return 1;
-  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
-  if (c >= 0xe0 && c <= 0xef) {
-    if (!cont(1) || !cont(2)) return 0;
-    if (c == 0xe0 && b(1) < 0xa0) return 0;  // overlong
-    if (c == 0xed && b(1) > 0x9f) return 0;  // surrogate
-    return 3;
-  }
-  if (c >= 0xf0 && c <= 0xf4) {
-    if (!cont(1) || !cont(2) || !cont(3)) return 0;
-    if (c == 0xf0 && b(1) < 0x90) return 0;  // overlong
-    if (c == 0xf4 && b(1) > 0x8f) return 0;  // above U+10FFFF
-    return 4;
-  }
-  return 0;
-}
-
-}  // namespace
 
 void append_json_string_lossy(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -64,7 +39,7 @@ void append_json_string_lossy(std::string& out, std::string_view s) {
       ++i;
       continue;
     }
-    const std::size_t n = utf8_sequence(s, i);
+    const std::size_t n = utf8_sequence_length(s, i);
     if (n == 0) {
       out += "\xEF\xBF\xBD";  // U+FFFD
       ++i;

@@ -8,4 +8,8 @@ namespace tensorgate::detail {
 
 std::string quoted(std::string_view text, std::size_t max = 40);
 
+// Control characters and invalid UTF-8 escaped, nothing else, no limit: for paths and
+// messages in text output.
+std::string printable(std::string_view text);
+
 }  // namespace tensorgate::detail

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_set>
 
 #include "canonical_json.hpp"
+#include "tensorgate/utf8.hpp"
 #include "uint128.hpp"
 
 namespace tensorgate {
@@ -35,8 +37,22 @@ WriteResult write_safetensors(std::span<const TensorSpec> tensors, const Metadat
   std::sort(order.begin(), order.end(), [](const TensorSpec* a, const TensorSpec* b) {
     return a->dtype != b->dtype ? a->dtype < b->dtype : a->name < b->name;
   });
-  for (std::size_t i = 1; i < order.size(); ++i) {
-    if (order[i - 1]->name == order[i]->name) {
+  for (const TensorSpec* t : order) {
+    if (!is_valid_utf8(t->name)) {
+      result.error = "tensor name is not valid UTF-8";
+      return result;
+    }
+  }
+  for (const auto& [key, value] : metadata) {
+    if (!is_valid_utf8(key) || !is_valid_utf8(value)) {
+      result.error = "metadata is not valid UTF-8";
+      return result;
+    }
+  }
+  // Names must be unique across dtypes too: the canonical order only sorts them within one.
+  std::unordered_set<std::string_view> names;
+  for (const TensorSpec* t : order) {
+    if (!names.insert(t->name).second) {
       result.error = "duplicate tensor name";
       return result;
     }

@@ -39,6 +39,16 @@ std::string many_tensors(int count) {
 
 const std::string kW = e("w", "F32", "[2,2]", 0, 16);
 
+// One tensor of every dtype, by the canonical writer: every dtype name in one file.
+std::string every_dtype() {
+  static const std::string data(64, '\x11');  // 8 elements of up to 64 bits
+  std::vector<tensorgate::TensorSpec> specs;
+  for (const auto& d : tensorgate::all_dtypes())
+    specs.push_back({"t_" + std::string(d.name), d.dtype, {2, 4},
+                     std::as_bytes(std::span<const char>(data.data(), d.bits))});
+  return tensorgate::write_safetensors(specs, {{"format", "tinyllm"}}).bytes;
+}
+
 }  // namespace
 
 std::vector<Sample> safetensors_samples() {
@@ -50,6 +60,9 @@ std::vector<Sample> safetensors_samples() {
       {"valid-seed-example.safetensors", seed, true, "", 1},
       {"valid-llama-2-layers.safetensors", llama(2), true, "", 1},
       {"valid-empty.safetensors", st_file("{}"), true, "", 1},
+      {"valid-every-dtype.safetensors", every_dtype(), true, "", 1},
+      {"valid-max-dimension.safetensors", st_file("{" + e("z", "BOOL", "[18446744073709551615,0]", 0, 0) + "}"), true, "", 1},
+      {"valid-out-of-range-number.safetensors", st_file(R"({"w":{"dtype":"U8","shape":[1],"data_offsets":[0,1],"x":[1e400,true,-0.5]}})", zeros(1)), true, "STW", 0},
       {"valid-scalar-and-zero-size.safetensors", st_file("{" + e("s", "F64", "[]", 0, 8) + "," + e("z", "F64", "[3,0]", 8, 8) + "}", zeros(8)), true, "", 1},
       {"valid-subbyte.safetensors", st_file("{" + e("a", "F6_E2M3", "[4]", 0, 3) + "," + e("b", "F4", "[2,3]", 3, 6) + "}", zeros(6)), true, "", 1},
       {"valid-zero-product-prefix-overflow.safetensors", st_file("{" + e("z", "U8", "[9223372036854775808,9223372036854775808,0]", 0, 0) + "}"), true, "STW", 1},
@@ -84,6 +97,7 @@ std::vector<Sample> safetensors_samples() {
       {"st4-entry-array.safetensors", st_file(R"({"w":["F32",[1],[0,4]]})", zeros(4)), false, "ST4", -1},
       {"st4-float-dimension.safetensors", st_file("{" + e("w", "F32", "[1.0]", 0, 4) + "}", zeros(4)), false, "ST4", -1},
       {"st4-exponent-offset.safetensors", st_file(R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4e0]}})", zeros(4)), false, "ST4", -1},
+      {"st4-negative-zero.safetensors", st_file("{" + e("w", "F32", "[-0]", 0, 0) + "}"), false, "ST4", -1},
       {"st4-negative-dimension.safetensors", st_file("{" + e("w", "F32", "[-1]", 0, 4) + "}", zeros(4)), false, "ST4", -1},
       {"st4-three-offsets.safetensors", st_file(R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4,4]}})", zeros(4)), false, "ST4", -1},
       {"st4-begin-after-end.safetensors", st_file("{" + e("w", "F32", "[0]", 4, 0) + "}", zeros(4)), false, "ST4", -1},

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Regenerates the seed corpora corpus/<target>/seed-* from the test suite's sample files
+(tests/support/samples.cpp, written by the write_samples tool). Regressions under
+corpus/<target>/regressions/ are kept. Files above 256 KiB are left out of the seeds.
+
+usage: fuzz/make_seeds.py BUILD_DIR        (e.g. build/release)
+"""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MAX_SEED = 256 * 1024
+
+
+def seeds_of(target):
+    path = os.path.join(ROOT, "corpus", target)
+    os.makedirs(path, exist_ok=True)
+    for name in os.listdir(path):
+        if name.startswith("seed-"):
+            os.remove(os.path.join(path, name))
+    return path
+
+
+def write(directory, name, data):
+    with open(os.path.join(directory, "seed-" + name), "wb") as f:
+        f.write(data)
+
+
+def main():
+    build = sys.argv[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([os.path.join(build, "tests", "write_samples"), tmp], check=True)
+        samples = {}
+        for name in sorted(os.listdir(tmp)):
+            if name.endswith(".safetensors") and os.path.getsize(os.path.join(tmp, name)) <= MAX_SEED:
+                with open(os.path.join(tmp, name), "rb") as f:
+                    samples[name[: -len(".safetensors")]] = f.read()
+    dirs = {t: seeds_of(t) for t in ("safetensors_fuzzer", "chunking_fuzzer", "roundtrip_fuzzer",
+                                     "header_json_fuzzer", "cli_report_fuzzer")}
+    path = b"dir/\xff\x01model.safetensors"  # 21 bytes: invalid UTF-8 and a control byte
+    for name, data in samples.items():
+        write(dirs["safetensors_fuzzer"], name, data)
+        write(dirs["roundtrip_fuzzer"], name, data)
+        write(dirs["cli_report_fuzzer"], name, bytes([len(path)]) + path + data)
+        cuts = [4, 9, min(len(data) // 2, 65535)]
+        write(dirs["chunking_fuzzer"], name, bytes([len(cuts)]) + b"".join(struct.pack("<H", c) for c in cuts) + data)
+        if len(data) >= 8:
+            n = struct.unpack("<Q", data[:8])[0]
+            if n <= len(data) - 8:
+                write(dirs["header_json_fuzzer"], name, data[8 : 8 + n])
+    print(f"{len(samples)} samples -> seeds in " + ", ".join(sorted(dirs)))
+
+
+if __name__ == "__main__":
+    main()
