@@ -35,12 +35,11 @@ std::string pad(std::string s, std::size_t width) {
 }
 
 std::string headline(const CheckedFile& f, Style st) {
-  std::string line = std::string(st(kBold)) + detail::quoted(f.path, 200).substr(1);
-  line.pop_back();
-  line += std::string(st(kReset)) + ": ";
-  if (!f.report) return line + std::string(st(kRed)) + "error" + std::string(st(kReset)) + ": " + f.error.value_or("");
+  std::string line = std::string(st(kBold)) + detail::printable(f.path) + std::string(st(kReset)) + ": ";
+  if (!f.report)
+    return line + std::string(st(kRed)) + "error" + std::string(st(kReset)) + ": " + detail::printable(f.error.value_or(""));
   const Report& r = *f.report;
-  if (r.aborted) return line + std::string(st(kRed)) + "not checked" + std::string(st(kReset)) + ": " + r.aborted->message;
+  if (r.aborted) return line + std::string(st(kRed)) + "not checked" + std::string(st(kReset)) + ": " + detail::printable(r.aborted->message);
   std::uint64_t errors = 0, warnings = 0;
   for (const Finding& x : r.findings) {
     errors += x.severity == Severity::error;
@@ -71,7 +70,7 @@ std::string finding_line(const Finding& x, std::size_t id_width, std::size_t off
                      std::string(st(kReset)) + pad(std::string(rule_info(x.rule).id), id_width + 2);
   line += pad(x.offset ? "@" + std::to_string(*x.offset) : "", offset_width + 2);
   if (x.tensor) line += "tensor " + detail::quoted(*x.tensor) + ": ";
-  return line + x.message;
+  return line + detail::printable(x.message);
 }
 
 }  // namespace
