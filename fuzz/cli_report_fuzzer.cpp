@@ -53,5 +53,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     tgfuzz::require(!ec, "sarif-report-parses", ec.message());
     tgfuzz::require(valid_utf8(text), "text-report-is-utf8");
   }
+  std::string rules;
+  tensorgate::JsonWriter w([&](std::string_view s) { rules += s; });
+  tensorgate::write_rules_json(w);
+  w.flush();
+  boost::json::error_code ec;
+  boost::json::parse(rules, ec);
+  tgfuzz::require(!ec, "rules-json-parses", ec.message());
   return 0;
 }

@@ -1,6 +1,8 @@
 #!/bin/sh
-# Installs the dependencies, builds, and runs every test: the release build, then the
-# ASan + UBSan build. This is the README's test command; .ci/run calls it.
+# Installs the dependencies, builds, and runs every test: the release build, the ASan + UBSan
+# build, and a short fuzz smoke (ClusterFuzzLite's build.sh, then every fuzzer for a bounded
+# time under ASan + UBSan). This is the README's test command; .ci/run calls it.
+#   FUZZ_SECONDS=N scripts/test.sh     seconds per fuzz target (default 20; 0 skips the smoke)
 set -eu
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -11,4 +13,8 @@ for preset in release asan; do
   cmake --build --preset "$preset"
   ctest --preset "$preset" -j2
 done
+if [ "${FUZZ_SECONDS:-20}" -gt 0 ]; then
+  echo "== fuzz smoke"
+  ./scripts/fuzz_smoke.sh "${FUZZ_SECONDS:-20}"
+fi
 echo "== all tests passed"

@@ -39,6 +39,13 @@ std::string many_tensors(int count) {
 
 const std::string kW = e("w", "F32", "[2,2]", 0, 16);
 
+// "[1,1,...,1]": a shape of `n` dimensions (more than a dimension chunk holds).
+std::string ones(int n) {
+  std::string out = "[1";
+  for (int i = 1; i < n; ++i) out += ",1";
+  return out + "]";
+}
+
 // One tensor of every dtype, by the canonical writer: every dtype name in one file.
 std::string every_dtype() {
   static const std::string data(64, '\x11');  // 8 elements of up to 64 bits
@@ -61,6 +68,7 @@ std::vector<Sample> safetensors_samples() {
       {"valid-llama-2-layers.safetensors", llama(2), true, "", 1},
       {"valid-empty.safetensors", st_file("{}"), true, "", 1},
       {"valid-every-dtype.safetensors", every_dtype(), true, "", 1},
+      {"valid-many-dimensions.safetensors", st_file("{" + e("d", "U8", ones(5000), 0, 1) + "}", zeros(1)), true, "", 1},
       {"valid-max-dimension.safetensors", st_file("{" + e("z", "BOOL", "[18446744073709551615,0]", 0, 0) + "}"), true, "", 1},
       {"valid-out-of-range-number.safetensors", st_file(R"({"w":{"dtype":"U8","shape":[1],"data_offsets":[0,1],"x":[1e400,true,-0.5]}})", zeros(1)), true, "STW", 0},
       {"valid-scalar-and-zero-size.safetensors", st_file("{" + e("s", "F64", "[]", 0, 8) + "," + e("z", "F64", "[3,0]", 8, 8) + "}", zeros(8)), true, "", 1},
