@@ -1,15 +1,16 @@
-#!/bin/bash -eu
+#!/bin/bash
 # Builds every fuzz target the OSS-Fuzz way: $CC/$CXX/$CXXFLAGS from the environment, the
 # engine from $LIB_FUZZING_ENGINE, results in $OUT: each <target>, its
 # <target>_seed_corpus.zip (corpus/<target>/, regressions included) and <target>.dict.
 # CI runs this script on Debian with the variables set by hand (scripts/cflite_check.sh), so it
 # cannot rot.
+set -euo pipefail
 src="${SRC_DIR:-$(cd "$(dirname "$0")/.." && pwd)}"
 build="${WORK:-$src/build}/cflite"
 
 cmake -S "$src" -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
+  -DCMAKE_CXX_COMPILER="$CXX" \
   -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
   -DCMAKE_CXX_COMPILER_LAUNCHER= \
   -DBoost_USE_STATIC_LIBS=ON \
@@ -21,8 +22,9 @@ built=()
 for t in $targets; do
   # A target whose library is not configured here (the service without its dependencies) is
   # skipped rather than failing the build.
-  if cmake --build "$build" --target help | grep -q "^\.\.\. $t\$"; then built+=("$t"); fi
+  if cmake --build "$build" --target help | grep -qE "^(\.\.\. )?$t(: |\$)"; then built+=("$t"); fi
 done
+[ ${#built[@]} -gt 0 ] || { echo "build.sh: no fuzz target is configured" >&2; exit 1; }
 cmake --build "$build" --target "${built[@]}"
 
 mkdir -p "$OUT"

@@ -19,6 +19,7 @@ rm -rf "$OUT"
 bash .clusterfuzzlite/build.sh
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ran=0
 for bin in "$OUT"/*; do
   [ -x "$bin" ] && [ -f "$bin" ] || continue
   t=$(basename "$bin")
@@ -34,7 +35,9 @@ for bin in "$OUT"/*; do
     echo "fuzz smoke: $t failed; the input is in $work"
     exit 1
   fi
-  grep -E '^#[0-9]+ *DONE' "$work/log" | tail -1
+  grep -E '^#[0-9]+[[:space:]]+DONE' "$work/log" | tail -1 || true
   rm -rf "$work"
+  ran=$((ran + 1))
 done
-echo "== fuzz smoke passed"
+[ "$ran" -gt 0 ] || { echo "fuzz smoke: no fuzz target was built"; exit 1; }
+echo "== fuzz smoke passed: $ran targets"
