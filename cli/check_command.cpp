@@ -9,6 +9,7 @@
 
 #include "file_check.hpp"
 #include "inputs.hpp"
+#include "model_dir_check.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate::cli {
@@ -20,14 +21,18 @@ struct CheckOptions {
   std::string format = "text";
   std::string fail_on = "error";
   std::string color = "auto";
+  std::string input_format = "auto";
   bool no_tensors = false;
   std::vector<std::string> paths;
 };
 
 const char* const kUsage =
     "usage: tensorgate check [--format text|json|sarif] [--fail-on error|warning]\n"
-    "                        [--color auto|always|never] [--no-tensors] PATH...\n"
-    "Validates safetensors files; a directory is walked for *.safetensors; - reads standard input.\n"
+    "                        [--color auto|always|never] [--no-tensors]\n"
+    "                        [--input-format auto|safetensors|gguf] PATH...\n"
+    "Validates safetensors and GGUF files; a directory is walked for *.safetensors and *.gguf;\n"
+    "- reads standard input. --input-format auto (the default) takes a file as GGUF when it starts\n"
+    "with the magic GGUF or its name ends in .gguf, and as safetensors otherwise.\n"
     "Exit status: 0 all valid, 1 something invalid, 2 usage or I/O error, 3 nothing checkable found.\n";
 
 bool parse(const std::vector<std::string>& args, CheckOptions& o) {
@@ -37,6 +42,7 @@ bool parse(const std::vector<std::string>& args, CheckOptions& o) {
       ("format", po::value(&o.format), "text, json or sarif")
       ("fail-on", po::value(&o.fail_on), "error or warning")
       ("color", po::value(&o.color), "auto, always or never")
+      ("input-format", po::value(&o.input_format), "auto, safetensors or gguf")
       ("no-tensors", po::bool_switch(&o.no_tensors), "leave the tensor inventory out of JSON")
       ("path", po::value(&o.paths), "file or directory");
   po::positional_options_description positional;
@@ -54,6 +60,7 @@ bool parse(const std::vector<std::string>& args, CheckOptions& o) {
     throw po::error("--fail-on must be error or warning");
   if (o.color != "auto" && o.color != "always" && o.color != "never")
     throw po::error("--color must be auto, always or never");
+  if (!parse_format_choice(o.input_format)) throw po::error("--input-format must be auto, safetensors or gguf");
   if (o.paths.empty()) throw po::error("no PATH given");
   return true;
 }
@@ -64,7 +71,8 @@ bool use_colour(const std::string& mode) {
   return ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR") && !(term && std::string(term) == "dumb");
 }
 
-bool fails(const Report& r, bool on_warning) {
+template <typename R>  // Report or DirectoryReport
+bool fails(const R& r, bool on_warning) {
   if (!r.valid) return true;
   if (!on_warning) return false;
   for (const Finding& f : r.findings)
@@ -76,7 +84,7 @@ int exit_status(const std::vector<CheckedFile>& files, bool on_warning) {
   bool io_error = false, failed = false;
   for (const CheckedFile& f : files) {
     io_error = io_error || f.error.has_value();
-    failed = failed || (f.report && fails(*f.report, on_warning));
+    failed = failed || (f.report && fails(*f.report, on_warning)) || (f.directory && fails(*f.directory, on_warning));
   }
   if (io_error) return kUsageOrIo;
   if (failed) return kInvalid;
@@ -95,11 +103,16 @@ int run_check(const std::vector<std::string>& args) {
     return kUsageOrIo;
   }
   std::vector<CheckedFile> files;
-  for (InputItem& item : expand_inputs(o.paths, {".safetensors"})) {
-    if (item.error)
+  const FormatChoice input_format = *parse_format_choice(o.input_format);
+  for (InputItem& item : expand_inputs(o.paths, {".safetensors", ".gguf"})) {
+    if (item.error) {
       files.push_back(CheckedFile{item.path, std::nullopt, *item.error});
-    else
-      files.push_back(check_file(item.path, Limits{}));
+    } else if (item.model_directory) {
+      check_model_directory(item.path, input_format, files);
+    } else {
+      files.push_back(check_file(item.path, Limits{}, input_format));
+      add_tinyllm_warnings(files.back());
+    }
   }
   ReportOptions ro;
   ro.include_tensors = !o.no_tensors;

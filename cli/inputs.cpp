@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "tensorgate/model_dir.hpp"
+
 namespace tensorgate::cli {
 namespace fs = std::filesystem;
 
@@ -15,18 +17,47 @@ bool has_extension(const fs::path& p, const std::vector<std::string>& extensions
                      [&](const std::string& ext) { return name.size() > ext.size() && name.ends_with(ext); });
 }
 
-void walk(const fs::path& dir, const std::vector<std::string>& extensions, ExpandedInputs& out) {
-  std::vector<std::string> found;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
-  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+// The regular files and subdirectories of one directory, sorted by name.
+struct Listing {
+  std::vector<fs::path> files, dirs;
+};
+
+Listing list(const fs::path& dir, std::error_code& ec) {
+  Listing l;
+  for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+       it.increment(ec)) {
     std::error_code type_ec;
-    if (it->is_regular_file(type_ec) && has_extension(it->path(), extensions))
-      found.push_back(it->path().string());
+    if (it->is_symlink(type_ec) && it->is_directory(type_ec)) continue;  // no directory symlinks
+    if (it->is_directory(type_ec)) l.dirs.push_back(it->path());
+    else if (it->is_regular_file(type_ec)) l.files.push_back(it->path());
   }
-  if (ec) out.push_back({dir.string(), "cannot walk the directory: " + ec.message()});
-  std::sort(found.begin(), found.end());
-  for (std::string& f : found) out.push_back({std::move(f), std::nullopt});
+  std::sort(l.files.begin(), l.files.end());
+  std::sort(l.dirs.begin(), l.dirs.end());
+  return l;
+}
+
+// Depth-first with an explicit stack (a deep tree costs memory, not stack frames).
+void walk(const fs::path& root, const std::vector<std::string>& extensions, ExpandedInputs& out) {
+  std::vector<fs::path> pending{root};
+  while (!pending.empty()) {
+    const fs::path dir = pending.back();
+    pending.pop_back();
+    std::error_code ec;
+    Listing l = list(dir, ec);
+    if (ec) {
+      out.push_back({dir.string(), "cannot walk the directory: " + ec.message()});
+      continue;
+    }
+    std::vector<std::string> names;
+    for (const auto& f : l.files) names.push_back(f.filename().string());
+    if (is_model_directory(names)) {
+      out.push_back({dir.string(), std::nullopt, true});
+    } else {
+      for (const auto& f : l.files)
+        if (has_extension(f, extensions)) out.push_back({f.string(), std::nullopt});
+    }
+    for (auto it = l.dirs.rbegin(); it != l.dirs.rend(); ++it) pending.push_back(*it);
+  }
 }
 
 }  // namespace

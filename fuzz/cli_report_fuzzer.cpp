@@ -1,4 +1,5 @@
-// The report writers (JSON, SARIF, text) on whatever the validator finds: the JSON and SARIF
+// The report writers (JSON, SARIF, text) on whatever the validators find (safetensors or GGUF,
+// as format detection picks from the first bytes and the path): the JSON and SARIF
 // documents must parse (Boost.JSON rejects invalid UTF-8), and the text must be valid UTF-8,
 // whatever bytes the file's names and its path hold. The input's first byte sizes the path.
 #include <boost/json.hpp>
@@ -8,7 +9,7 @@
 
 #include "fuzz_support.hpp"
 #include "tensorgate/report_writers.hpp"
-#include "tensorgate/validator.hpp"
+#include "tensorgate/detect.hpp"
 
 namespace {
 
@@ -38,7 +39,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view file = input.substr(input.empty() ? 0 : 1 + path_length);
 
   std::vector<tensorgate::CheckedFile> files;
-  files.push_back({path, tensorgate::validate_safetensors(file), std::nullopt});
+  auto validator = tensorgate::make_validator(tensorgate::FormatChoice::auto_detect, path, {}, nullptr);
+  validator->feed(file);
+  files.push_back({path, validator->finish(), std::nullopt});
   files.push_back({path + "/missing", std::nullopt, "cannot open: " + path});
   for (const bool colour : {false, true}) {
     const tensorgate::ReportOptions options{true, colour};

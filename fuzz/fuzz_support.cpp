@@ -1,7 +1,9 @@
 #include "fuzz_support.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "tensorgate/report_writers.hpp"
 
@@ -19,8 +21,8 @@ std::string render(const tensorgate::Report& report) {
 
 void require(bool ok, std::string_view name, std::string_view detail) {
   if (ok) return;
-  std::fprintf(stderr, "INVARIANT %.*s: %.*s\n", static_cast<int>(name.size()), name.data(),
-               static_cast<int>(detail.size()), detail.data());
+  const std::string line = "INVARIANT " + std::string(name) + ": " + std::string(detail) + "\n";
+  std::fputs(line.c_str(), stderr);
   std::abort();
 }
 
@@ -35,6 +37,42 @@ void check_report_invariants(const tensorgate::Report& r, bool finished) {
   if (r.safetensors) {
     require(r.safetensors->tensor_count == r.safetensors->tensors->size(), "summary-count");
   }
+}
+
+Split split_of(std::string_view input) {
+  Split s;
+  if (input.empty()) return s;
+  const std::size_t count = static_cast<unsigned char>(input[0]) % 16;
+  const std::size_t header = std::min(input.size(), 1 + 2 * count);
+  s.file = input.substr(header);
+  for (std::size_t i = 1; i + 1 < header; i += 2) {
+    const std::size_t pos = static_cast<unsigned char>(input[i]) | (static_cast<unsigned char>(input[i + 1]) << 8);
+    s.cuts.push_back(pos % (s.file.size() + 1));
+  }
+  std::sort(s.cuts.begin(), s.cuts.end());
+  return s;
+}
+
+tensorgate::Report feed_chunked(const ValidatorFactory& make, const Split& s, bool hint, bool skip_data) {
+  auto v = make();
+  if (hint) v->set_total_size(s.file.size());
+  std::size_t at = 0;
+  for (const std::size_t cut : s.cuts) {
+    v->feed(s.file.substr(at, cut - at));
+    at = cut;
+  }
+  if (skip_data && v->bytes_wanted() == 0)
+    v->skip(s.file.size() - at);
+  else
+    v->feed(s.file.substr(at));
+  return v->finish();
+}
+
+void check_chunking(const ValidatorFactory& make, const Split& s) {
+  const std::string expected = render(feed_chunked(make, Split{{}, s.file}, false, false));
+  require(render(feed_chunked(make, s, false, false)) == expected, "chunking-invariant");
+  require(render(feed_chunked(make, s, true, false)) == expected, "size-hint-invariant");
+  require(render(feed_chunked(make, s, false, true)) == expected, "skip-invariant");
 }
 
 }  // namespace tgfuzz

@@ -7,6 +7,10 @@
 #include <string_view>
 
 #include "tensorgate/report.hpp"
+#include "tensorgate/validator.hpp"
+#include <functional>
+#include <memory>
+#include <vector>
 
 namespace tgfuzz {
 
@@ -19,6 +23,23 @@ void require(bool ok, std::string_view name, std::string_view detail = {});
 // Invariants every report must satisfy, whatever the input. A snapshot (input not finished)
 // has no canonical flag yet.
 void check_report_invariants(const tensorgate::Report& report, bool finished = true);
+
+// The chunking targets' input: byte 0 = number of cuts (mod 16), then two bytes per cut
+// (little-endian position, modulo the file's size + 1), then the file.
+struct Split {
+  std::vector<std::size_t> cuts;  // ascending
+  std::string_view file;
+};
+Split split_of(std::string_view input);
+
+using ValidatorFactory = std::function<std::unique_ptr<tensorgate::Validator>()>;
+
+// Feeds the file cut at the split's positions; `hint` announces the total size first, and
+// `skip_data` skips the rest once the validator only counts.
+tensorgate::Report feed_chunked(const ValidatorFactory& make, const Split& s, bool hint, bool skip_data);
+
+// The chunking invariant: whole, cut, hinted and skipped, the report is the same.
+void check_chunking(const ValidatorFactory& make, const Split& s);
 
 inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};

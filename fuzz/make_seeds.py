@@ -40,7 +40,14 @@ def main():
                 with open(os.path.join(tmp, name), "rb") as f:
                     samples[name[: -len(".safetensors")]] = f.read()
     dirs = {t: seeds_of(t) for t in ("safetensors_fuzzer", "chunking_fuzzer", "roundtrip_fuzzer",
-                                     "header_json_fuzzer", "cli_report_fuzzer")}
+                                     "header_json_fuzzer", "cli_report_fuzzer", "gguf_chunking_fuzzer")}
+    # GGUF seeds come from corpus/gguf_fuzzer/ (tests/tools/write_gguf_seeds keeps it current).
+    gguf_dir = os.path.join(ROOT, "corpus", "gguf_fuzzer")
+    gguf = {}
+    for name in sorted(os.listdir(gguf_dir)):
+        if name.endswith(".gguf"):
+            with open(os.path.join(gguf_dir, name), "rb") as f:
+                gguf[name[: -len(".gguf")]] = f.read()
     path = b"dir/\xff\x01model.safetensors"  # 21 bytes: invalid UTF-8 and a control byte
     for name, data in samples.items():
         write(dirs["safetensors_fuzzer"], name, data)
@@ -52,7 +59,12 @@ def main():
             n = struct.unpack("<Q", data[:8])[0]
             if n <= len(data) - 8:
                 write(dirs["header_json_fuzzer"], name, data[8 : 8 + n])
-    print(f"{len(samples)} samples -> seeds in " + ", ".join(sorted(dirs)))
+    gguf_path = b"dir/model.gguf"
+    for name, data in gguf.items():
+        cuts = [4, 24, min(len(data) // 2, 65535)]
+        write(dirs["gguf_chunking_fuzzer"], name, bytes([len(cuts)]) + b"".join(struct.pack("<H", c) for c in cuts) + data)
+        write(dirs["cli_report_fuzzer"], "gguf-" + name, bytes([len(gguf_path)]) + gguf_path + data)
+    print(f"{len(samples)} safetensors and {len(gguf)} GGUF samples -> seeds in " + ", ".join(sorted(dirs)))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 #include <string>
 
+#include "report_directory.hpp"
+#include "report_gguf_json.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate {
@@ -9,7 +11,9 @@ std::string version_string(Version v) {
   return std::to_string(v.major) + "." + std::to_string(v.minor) + "." + std::to_string(v.patch);
 }
 
-void write_finding(JsonWriter& w, const Finding& f) {
+}  // namespace
+
+void detail::write_finding(JsonWriter& w, const Finding& f) {
   w.begin_object();
   w.field("rule", rule_info(f.rule).id);
   w.field("severity", severity_name(f.severity));
@@ -20,6 +24,8 @@ void write_finding(JsonWriter& w, const Finding& f) {
   if (f.tensor) w.string(*f.tensor); else w.null();
   w.end_object();
 }
+
+namespace {
 
 void write_tensors(JsonWriter& w, const TensorTable& table) {
   w.begin_array();
@@ -90,7 +96,7 @@ void write_report_fields(JsonWriter& w, const Report& r, const ReportOptions& op
   w.field("bytes", r.bytes_seen);
   w.key("findings");
   w.begin_array();
-  for (const Finding& f : r.findings) write_finding(w, f);
+  for (const Finding& f : r.findings) detail::write_finding(w, f);
   w.end_array();
   w.field("findings_dropped", r.findings_dropped);
   w.key("aborted");
@@ -103,7 +109,9 @@ void write_report_fields(JsonWriter& w, const Report& r, const ReportOptions& op
     w.null();
   }
   w.key("summary");
-  if (r.safetensors) write_safetensors_summary(w, *r.safetensors, options); else w.null();
+  if (r.safetensors) write_safetensors_summary(w, *r.safetensors, options);
+  else if (r.gguf) detail::write_gguf_summary(w, *r.gguf, options);
+  else w.null();
 }
 
 void write_json_report(std::span<const CheckedFile> files, const ReportOptions& options,
@@ -121,7 +129,9 @@ void write_json_report(std::span<const CheckedFile> files, const ReportOptions& 
   for (const CheckedFile& f : files) {
     w.begin_object();
     w.field("path", f.path);
-    if (f.report) {
+    if (f.directory) {
+      detail::write_directory_fields(w, *f.directory);
+    } else if (f.report) {
       write_report_fields(w, *f.report, options);
       w.key("error");
       w.null();

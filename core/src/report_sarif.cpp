@@ -161,9 +161,11 @@ void write_sarif_report(std::span<const CheckedFile> files, const ReportOptions&
   w.key("results");
   w.begin_array();
   for (std::size_t i = 0; i < files.size(); ++i) {
-    if (!files[i].report) continue;
+    const std::vector<Finding>* findings =
+        files[i].report ? &files[i].report->findings : files[i].directory ? &files[i].directory->findings : nullptr;
+    if (!findings) continue;
     const std::string uri = path_uri(files[i].path);
-    for (const Finding& f : files[i].report->findings) write_result(w, f, uri, i);
+    for (const Finding& f : *findings) write_result(w, f, uri, i);
   }
   w.end_array();
   w.end_object();

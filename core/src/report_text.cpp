@@ -34,8 +34,49 @@ std::string pad(std::string s, std::size_t width) {
   return s;
 }
 
+// ", v3, 291 tensors, 8,030,261,248 parameters (F32 Q4_K Q6_K), llama 32 blocks, Q4_K_M"
+std::string gguf_facts(const GgufSummary& s) {
+  std::string line = ", v" + std::to_string(s.version) + (s.big_endian ? " big-endian" : "") + ", " +
+                     plural(s.tensor_count, "tensor") + ", " + plural(s.parameters, "parameter");
+  std::string types;
+  for (const GgmlTypeTotals& t : s.by_type) {
+    const GgmlTypeInfo* info = ggml_type_info(t.type);
+    types += (types.empty() ? "" : " ") + std::string(info ? info->name : "?");
+  }
+  if (!types.empty()) line += " (" + types + ")";
+  if (s.architecture) {
+    const std::string q = detail::quoted(*s.architecture);  // printable, without its quotes
+    line += ", " + q.substr(1, q.size() - 2);
+  }
+  if (s.block_count) line += " " + plural(*s.block_count, "block");
+  if (s.file_type && !gguf_file_type_name(*s.file_type).empty()) line += ", " + std::string(gguf_file_type_name(*s.file_type));
+  return line;
+}
+
+// "dir: valid model directory, llama, 30 layers, 134,515,008 parameters (BF16), 1 file"
+std::string directory_headline(const DirectoryReport& d, Style st) {
+  std::uint64_t errors = 0, warnings = 0;
+  for (const Finding& x : d.findings) {
+    errors += x.severity == Severity::error;
+    warnings += x.severity == Severity::warning;
+  }
+  std::string line = d.valid ? std::string(st(kGreen)) + "valid" : std::string(st(kRed)) + "INVALID";
+  line += std::string(st(kReset)) + " model directory";
+  if (!d.valid) line += ", " + plural(errors, "error");
+  if (warnings) line += ", " + plural(warnings, "warning");
+  const DirectorySummary& s = d.summary;
+  if (s.architecture) line += ", " + detail::printable(*s.architecture);
+  if (s.layers) line += ", " + plural(*s.layers, "layer");
+  line += ", " + plural(s.parameters, "parameter");
+  std::string dtypes;
+  for (const auto& [dtype, count] : s.parameters_by_dtype) dtypes += (dtypes.empty() ? "" : " ") + dtype;
+  if (!dtypes.empty()) line += " (" + detail::printable(dtypes) + ")";
+  return line + ", " + plural(s.files.size(), s.sharded ? "shard" : "file");
+}
+
 std::string headline(const CheckedFile& f, Style st) {
   std::string line = std::string(st(kBold)) + detail::printable(f.path) + std::string(st(kReset)) + ": ";
+  if (f.directory) return line + directory_headline(*f.directory, st);
   if (!f.report)
     return line + std::string(st(kRed)) + "error" + std::string(st(kReset)) + ": " + detail::printable(f.error.value_or(""));
   const Report& r = *f.report;
@@ -58,6 +99,7 @@ std::string headline(const CheckedFile& f, Style st) {
     if (s.architecture) line += ", " + *s.architecture;
     if (s.layers) line += " " + plural(*s.layers, "layer");
   }
+  if (r.gguf) line += gguf_facts(*r.gguf);
   if (r.canonical) line += *r.canonical ? ", canonical" : ", not canonical";
   return line;
 }
@@ -81,15 +123,17 @@ void write_text_report(std::span<const CheckedFile> files, const ReportOptions& 
   std::size_t valid = 0;
   for (const CheckedFile& f : files) {
     sink(headline(f, st) + "\n");
-    if (!f.report) continue;
-    valid += f.report->valid;
+    const std::vector<Finding>* findings =
+        f.report ? &f.report->findings : f.directory ? &f.directory->findings : nullptr;
+    if (!findings) continue;
+    valid += f.report ? f.report->valid : f.directory->valid;
     std::size_t id_width = 0, offset_width = 0;
-    for (const Finding& x : f.report->findings) {
+    for (const Finding& x : *findings) {
       id_width = std::max(id_width, rule_info(x.rule).id.size());
       if (x.offset) offset_width = std::max(offset_width, std::to_string(*x.offset).size() + 1);
     }
-    for (const Finding& x : f.report->findings) sink(finding_line(x, id_width, offset_width, st) + "\n");
-    if (f.report->findings_dropped)
+    for (const Finding& x : *findings) sink(finding_line(x, id_width, offset_width, st) + "\n");
+    if (f.report && f.report->findings_dropped)
       sink("  ... and " + plural(f.report->findings_dropped, "more finding") + "\n");
   }
   if (files.size() > 1)

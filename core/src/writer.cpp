@@ -28,44 +28,41 @@ bool byte_size(std::span<const std::uint64_t> shape, Dtype dtype, std::uint64_t&
   return true;
 }
 
-}  // namespace
-
-WriteResult write_safetensors(std::span<const TensorSpec> tensors, const Metadata& metadata) {
-  WriteResult result;
-  std::vector<const TensorSpec*> order;
-  for (const TensorSpec& t : tensors) order.push_back(&t);
-  std::sort(order.begin(), order.end(), [](const TensorSpec* a, const TensorSpec* b) {
-    return a->dtype != b->dtype ? a->dtype < b->dtype : a->name < b->name;
-  });
-  for (const TensorSpec* t : order) {
-    if (!is_valid_utf8(t->name)) {
-      result.error = "tensor name is not valid UTF-8";
-      return result;
-    }
-  }
-  for (const auto& [key, value] : metadata) {
-    if (!is_valid_utf8(key) || !is_valid_utf8(value)) {
-      result.error = "metadata is not valid UTF-8";
-      return result;
-    }
-  }
+// What the canonical writer refuses: names or metadata that JSON cannot carry, duplicates.
+std::string refusal(const std::vector<const TensorSpec*>& order, const Metadata& metadata) {
+  for (const TensorSpec* t : order)
+    if (!is_valid_utf8(t->name)) return "tensor name is not valid UTF-8";
+  for (const auto& [key, value] : metadata)
+    if (!is_valid_utf8(key) || !is_valid_utf8(value)) return "metadata is not valid UTF-8";
   // Names must be unique across dtypes too: the canonical order only sorts them within one.
   std::unordered_set<std::string_view> names;
-  for (const TensorSpec* t : order) {
-    if (!names.insert(t->name).second) {
-      result.error = "duplicate tensor name";
-      return result;
-    }
-  }
+  for (const TensorSpec* t : order)
+    if (!names.insert(t->name).second) return "duplicate tensor name";
+  std::unordered_set<std::string_view> keys;
+  for (const auto& kv : metadata)
+    if (!keys.insert(kv.first).second) return "duplicate metadata key";
+  return {};
+}
+
+struct Layout {
+  std::vector<const TensorSpec*> order;  // canonical order (STC1)
+  std::string prefix;                    // N, the header text, the padding (STC2-STC4)
+  std::uint64_t data_length = 0;
+  std::string error;
+};
+
+// The canonical header for `tensors`; with `check_data`, each tensor's bytes must match its
+// shape and dtype.
+Layout plan(std::span<const TensorSpec> tensors, const Metadata& metadata, bool check_data) {
+  Layout l;
+  for (const TensorSpec& t : tensors) l.order.push_back(&t);
+  std::sort(l.order.begin(), l.order.end(), [](const TensorSpec* a, const TensorSpec* b) {
+    return a->dtype != b->dtype ? a->dtype < b->dtype : a->name < b->name;
+  });
+  if (l.error = refusal(l.order, metadata); !l.error.empty()) return l;
   std::vector<const std::pair<std::string, std::string>*> meta;
   for (const auto& kv : metadata) meta.push_back(&kv);
   std::sort(meta.begin(), meta.end(), [](auto* a, auto* b) { return a->first < b->first; });
-  for (std::size_t i = 1; i < meta.size(); ++i) {
-    if (meta[i - 1]->first == meta[i]->first) {
-      result.error = "duplicate metadata key";
-      return result;
-    }
-  }
 
   std::string header = "{";
   if (!meta.empty()) {
@@ -76,31 +73,44 @@ WriteResult write_safetensors(std::span<const TensorSpec> tensors, const Metadat
       header += ':';
       detail::append_json_string(header, meta[i]->second);
     }
-    header += '}';
-    if (!order.empty()) header += ',';
+    header += l.order.empty() ? "}" : "},";
   }
-  std::uint64_t offset = 0;
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const TensorSpec& t = *order[i];
+  for (std::size_t i = 0; i < l.order.size(); ++i) {
+    const TensorSpec& t = *l.order[i];
     std::uint64_t size = 0;
-    if (!byte_size(t.shape, t.dtype, size) || size != t.data.size()) {
-      result.error = "tensor data does not match its shape and dtype";
-      return result;
+    if (!byte_size(t.shape, t.dtype, size) || (check_data && size != t.data.size())) {
+      l.error = "tensor data does not match its shape and dtype";
+      return l;
     }
     if (i) header += ',';
-    detail::append_tensor_entry(header, t.name, t.dtype, t.shape, offset, offset + size);
-    offset += size;
+    detail::append_tensor_entry(header, t.name, t.dtype, t.shape, l.data_length, l.data_length + size);
+    l.data_length += size;
   }
   header += '}';
   header.append(detail::canonical_padding(header.size()), ' ');
+  const std::uint64_t n = header.size();
+  for (int i = 0; i < 8; ++i) l.prefix += static_cast<char>((n >> (8 * i)) & 0xff);
+  l.prefix += header;
+  return l;
+}
 
-  std::string& out = result.bytes;
-  out.reserve(8 + header.size() + offset);
-  std::uint64_t n = header.size();
-  for (int i = 0; i < 8; ++i) out += static_cast<char>((n >> (8 * i)) & 0xff);
-  out += header;
-  for (const TensorSpec* t : order) out.append(reinterpret_cast<const char*>(t->data.data()), t->data.size());
+}  // namespace
+
+WriteResult write_safetensors(std::span<const TensorSpec> tensors, const Metadata& metadata) {
+  Layout l = plan(tensors, metadata, true);
+  if (!l.error.empty()) return WriteResult{{}, std::move(l.error)};
+  WriteResult result{std::move(l.prefix), {}};
+  result.bytes.reserve(result.bytes.size() + l.data_length);
+  for (const TensorSpec* t : l.order)
+    result.bytes.append(reinterpret_cast<const char*>(t->data.data()), t->data.size());
   return result;
+}
+
+WriteResult write_safetensors_header(std::span<const TensorSpec> tensors, const Metadata& metadata,
+                                     std::uint64_t& data_length) {
+  Layout l = plan(tensors, metadata, false);
+  data_length = l.data_length;
+  return WriteResult{std::move(l.prefix), std::move(l.error)};
 }
 
 WriteResult rewrite_canonical(const TensorTable& table, std::span<const std::byte> data) {

@@ -15,6 +15,7 @@ import unittest
 import jsonschema
 
 TENSORGATE, WRITE_SAMPLES, DOCS = sys.argv[1:4]
+ROOT = os.path.dirname(os.path.abspath(DOCS))
 del sys.argv[1:4]
 
 
@@ -114,6 +115,26 @@ class CliTest(unittest.TestCase):
         self.assertIn("ST4.size-mismatch", text)
         forced = run("check", "--color", "always", os.path.join(self.samples, "st4-size-mismatch.safetensors"))
         self.assertIn("\x1b[31m", forced.stdout.decode())
+
+    def test_model_directory(self):
+        model = os.path.join(self.tmp.name, "bigram-model")
+        os.makedirs(model, exist_ok=True)
+        with open(os.path.join(ROOT, "samples", "tinyllm-bigram.safetensors"), "rb") as src, \
+                open(os.path.join(model, "model.safetensors"), "wb") as dst:
+            dst.write(src.read())
+        with open(os.path.join(model, "config.json"), "w", encoding="utf-8") as f:
+            f.write('{"tl_arch": "bigram", "vocab_size": 16, "tl_tokenizer": "byte"}')
+        code, doc = self.check_json(model)
+        self.assertEqual(code, 0)
+        self.assertEqual([f["format"] for f in doc["files"]], ["safetensors", "model-directory"])
+        self.assertEqual(doc["files"][1]["summary"]["architecture"], "bigram")
+        with open(os.path.join(model, "config.json"), "w", encoding="utf-8") as f:
+            f.write('{"tl_arch": "bigram", "vocab_size": 17, "tl_tokenizer": "byte"}')
+        code, doc = self.check_json(model)
+        self.assertEqual(code, 1)
+        self.assertEqual(families(doc["files"][1], "error"), ["AR"])
+        out = run("check", "--format", "sarif", model)
+        jsonschema.validate(json.loads(out.stdout), self.sarif_schema)
 
     def test_no_tensors_flag(self):
         _, doc = self.check_json("--no-tensors", os.path.join(self.samples, "valid-llama-2-layers.safetensors"))

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tensorgate/finding.hpp"
+#include "tensorgate/gguf.hpp"
 #include "tensorgate/summary.hpp"
 
 namespace tensorgate {
@@ -30,6 +31,7 @@ struct Report {
   std::uint64_t findings_dropped = 0;
   std::uint64_t bytes_seen = 0;
   std::optional<SafetensorsSummary> safetensors;  // set once the header was understood
+  std::optional<GgufSummary> gguf;                // set once a GGUF file's tensor infos were read without error
   std::optional<Aborted> aborted;
 
   bool has(std::string_view family_or_id) const;  // any finding whose id or family matches

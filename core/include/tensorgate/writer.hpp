@@ -32,6 +32,12 @@ struct WriteResult {
 
 WriteResult write_safetensors(std::span<const TensorSpec> tensors, const Metadata& metadata = {});
 
+// Only the canonical file's first bytes (N, header, padding), the data being written elsewhere
+// (tests write large files sparse): `data` spans are ignored, sizes follow the shapes, and
+// `data_length` receives the data buffer's size.
+WriteResult write_safetensors_header(std::span<const TensorSpec> tensors, const Metadata& metadata,
+                                     std::uint64_t& data_length);
+
 // The canonical file for a parsed header's content, taking each tensor's bytes from the data
 // buffer at its data_offsets. The table must come from a valid file.
 WriteResult rewrite_canonical(const TensorTable& table, std::span<const std::byte> data);

@@ -1,0 +1,69 @@
+#include "model_dir_check.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "file_check.hpp"
+
+namespace tensorgate::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+// A small JSON file of the directory, read whole: at most one byte more than the limit, so an
+// oversized file is refused by the parser with its size, never read entirely.
+std::optional<std::string> read_small(const fs::path& path, std::uint64_t limit, std::vector<CheckedFile>& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    out.push_back(CheckedFile{path.string(), std::nullopt, "cannot open"});
+    return std::nullopt;
+  }
+  std::string text(static_cast<std::size_t>(limit + 1), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
+
+}  // namespace
+
+void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out) {
+  ModelDirectory md;
+  const DirectoryLimits limits;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (it->is_regular_file(type_ec)) files.push_back(it->path());
+  }
+  if (ec) {
+    out.push_back(CheckedFile{dir, std::nullopt, "cannot list the directory: " + ec.message()});
+    return;
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& p : files) {
+    const std::string name = p.filename().string();
+    md.file_names.push_back(name);
+    if (name == "config.json") md.config_json = read_small(p, limits.max_json_bytes, out);
+    if (name == "model.safetensors.index.json") md.index_json = read_small(p, limits.max_json_bytes, out);
+    if (name == "tokenizer.json") md.has_tokenizer_json = true;
+    if (!name.ends_with(".safetensors") && !name.ends_with(".gguf")) continue;
+    CheckedFile checked = check_file(p.string(), Limits{}, format);
+    if (checked.report && checked.report->format == Format::safetensors)
+      md.weights.push_back(inventory_of(name, *checked.report));
+    else if (name.ends_with(".safetensors"))
+      md.weights.push_back(FileInventory{name, false, {}, {}});  // unreadable: invalid here
+    out.push_back(std::move(checked));
+  }
+  CheckedFile directory{dir, std::nullopt, std::nullopt, tensorgate::check_model_directory(md, limits)};
+  out.push_back(std::move(directory));
+}
+
+void add_tinyllm_warnings(CheckedFile& file) {
+  if (!file.report || !file.report->safetensors) return;
+  const FileInventory inv = inventory_of(fs::path(file.path).filename().string(), *file.report);
+  if (inv.metadata_value("format") != std::optional<std::string>("tinyllm") && !inv.metadata_value("quant")) return;
+  for (Finding& f : tinyllm_file_findings(inv, Severity::warning)) file.report->findings.push_back(std::move(f));
+}
+
+}  // namespace tensorgate::cli

@@ -1,0 +1,118 @@
+#pragma once
+// GGUF, the model file format of ggml and llama.cpp (spec/rules.md, "GGUF (family GG)"):
+// the ggml type table, the summary a valid file gets, and the push validator.
+//
+// This header is included by report.hpp (Report holds a GgufSummary), so it only declares
+// Validator and Report: include tensorgate/validator.hpp to call the factories.
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tensorgate/limits.hpp"
+#include "tensorgate/memory_budget.hpp"
+
+namespace tensorgate {
+
+class Validator;
+struct Report;
+
+// One entry of ggml's type table (ggml.c type traits): a tensor of this type stores its rows
+// in blocks of `block_size` elements, each block `type_size` bytes.
+struct GgmlTypeInfo {
+  std::uint32_t id;
+  std::string_view name;  // "Q4_K", as ggml_type_name() prints it
+  std::uint32_t block_size;
+  std::uint32_t type_size;
+};
+// The type with this id, or nothing for an unknown id or one whose support ggml removed.
+const GgmlTypeInfo* ggml_type_info(std::uint32_t id);
+// Every known type, in id order.
+std::span<const GgmlTypeInfo> ggml_types();
+// llama.cpp's name for a general.file_type value ("Q4_K_M", "MOSTLY_F16" written "F16"), or
+// an empty view for values it does not name.
+std::string_view gguf_file_type_name(std::uint32_t file_type);
+
+// One tensor info of a valid file.
+struct GgufTensorView {
+  std::string_view name;
+  std::uint32_t type;                    // a known ggml type id
+  std::span<const std::uint64_t> shape;  // ne0 first, as the file stores it (n_dims entries)
+  std::uint64_t offset;                  // relative to the data section
+  std::uint64_t bytes;                   // exact byte size
+};
+
+// The tensor infos of a file, in file order, stored compactly (names in one arena).
+class GgufTensorTable {
+ public:
+  struct Record {
+    std::string_view name;
+    std::uint64_t dims[4] = {0, 0, 0, 0};
+    std::uint64_t offset = 0;
+    std::uint64_t bytes = 0;     // exact byte size when `sized`
+    std::uint64_t info_pos = 0;  // where the tensor info starts in the file
+    std::uint8_t n_dims = 0;
+    std::uint8_t type = 0;
+    bool sized = false;      // every GG4 check passed: `bytes` is exact
+    bool duplicate = false;  // a second tensor info of a name already seen
+    bool name_known = true;  // false when the name was too long to keep
+  };
+
+  std::size_t size() const { return records_.size(); }
+  const Record& record(std::size_t i) const { return records_[i]; }
+  GgufTensorView operator[](std::size_t i) const {
+    const Record& r = records_[i];
+    return {r.name, r.type, std::span<const std::uint64_t>(r.dims, r.n_dims), r.offset, r.bytes};
+  }
+
+ private:
+  friend class GgufTableBuilder;
+  std::deque<Record> records_;  // grows with the infos read, never moves
+  std::vector<std::unique_ptr<char[]>> name_blocks_;  // never move: names point into them
+};
+
+// What each ggml type contributes to a file.
+struct GgmlTypeTotals {
+  std::uint32_t type;            // ggml type id
+  std::uint64_t tensors = 0;
+  std::uint64_t parameters = 0;  // elements
+  std::uint64_t bytes = 0;
+};
+
+// What a person or a hub page wants to know about a valid GGUF file. Strings copied from the
+// file are cut at 4096 bytes. Totals saturate at 2^64-1.
+struct GgufSummary {
+  std::uint32_t version = 0;
+  bool big_endian = false;
+  std::uint64_t alignment = 32;
+  std::uint64_t kv_count = 0;
+  std::uint64_t tensor_count = 0;
+  std::uint64_t data_offset = 0;  // where the data section starts
+  std::uint64_t data_length = 0;  // bytes from there to the end of the last tensor's data
+  std::uint64_t parameters = 0;
+  std::uint64_t bytes = 0;
+  std::vector<GgmlTypeTotals> by_type;  // type id order, types present only
+  std::optional<std::string> architecture;  // general.architecture
+  std::optional<std::string> name;          // general.name
+  std::optional<std::uint64_t> context_length;    // <arch>.context_length
+  std::optional<std::uint64_t> block_count;       // <arch>.block_count
+  std::optional<std::uint64_t> embedding_length;  // <arch>.embedding_length
+  std::optional<std::string> tokenizer_model;     // tokenizer.ggml.model
+  std::optional<std::uint64_t> vocab_size;        // elements of tokenizer.ggml.tokens
+  bool chat_template = false;  // a tokenizer.chat_template is present (its text is never shown)
+  std::optional<std::uint32_t> file_type;             // general.file_type
+  std::optional<std::uint32_t> quantization_version;  // general.quantization_version
+  std::shared_ptr<const GgufTensorTable> tensors;     // the tensor infos, file order
+};
+
+std::unique_ptr<Validator> make_gguf_validator(const Limits& limits = {},
+                                               MemoryBudget* budget = nullptr);
+
+// Convenience for whole buffers (tests, fuzzers): feed everything with its size, then finish.
+Report validate_gguf(std::string_view bytes, const Limits& limits = {});
+
+}  // namespace tensorgate

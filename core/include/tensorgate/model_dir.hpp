@@ -1,0 +1,80 @@
+#pragma once
+// Checks across the files of a model directory (MD, SH, AR, TL), from the per-file reports:
+// tensor data is never read again. The faces gather the inputs: `tensorgate check DIR` lists
+// and validates the directory's files; the service's /v1/check-model receives the config, the
+// index and the reports /v1/validate gave.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tensorgate/finding.hpp"
+#include "tensorgate/report.hpp"
+
+namespace tensorgate {
+
+// One tensor of a file, as the cross-file checks need it.
+struct InventoryTensor {
+  std::string name;
+  std::string dtype;  // "BF16", ...
+  std::vector<std::uint64_t> shape;
+  std::uint64_t bytes = 0;
+};
+
+// What one weights file of the directory holds.
+struct FileInventory {
+  std::string name;  // the file name inside the directory
+  bool valid = false;
+  std::vector<std::pair<std::string, std::string>> metadata;
+  std::vector<InventoryTensor> tensors;
+  std::optional<std::string> metadata_value(std::string_view key) const;
+};
+
+FileInventory inventory_of(std::string name, const Report& report);
+
+struct ModelDirectory {
+  std::optional<std::string> config_json;  // the text of config.json, when present
+  std::optional<std::string> index_json;   // the text of model.safetensors.index.json
+  bool has_tokenizer_json = false;
+  std::vector<std::string> file_names;     // every regular file in the directory
+  std::vector<FileInventory> weights;      // every *.safetensors file, validated
+};
+
+// In the shape of the hub's safetensors metadata: parameters by dtype, total, sharded, weight
+// map size.
+struct DirectorySummary {
+  std::optional<std::string> architecture;
+  std::optional<std::uint64_t> layers;
+  std::vector<std::pair<std::string, std::uint64_t>> parameters_by_dtype;  // sorted by dtype name
+  std::uint64_t parameters = 0;
+  std::uint64_t bytes = 0;
+  bool sharded = false;
+  std::uint64_t shard_count = 0;
+  std::uint64_t weight_map_size = 0;
+  std::vector<std::string> files;
+};
+
+struct DirectoryReport {
+  bool valid = false;
+  std::vector<Finding> findings;
+  DirectorySummary summary;
+};
+
+// Bounds on config.json and the index, which are read whole.
+struct DirectoryLimits {
+  std::uint64_t max_json_bytes = 64ull << 20;  // the largest index seen is a few MB
+  std::uint32_t max_json_depth = 64;
+};
+
+DirectoryReport check_model_directory(const ModelDirectory& dir, const DirectoryLimits& limits = {});
+
+// The tinyllm conventions a lone file can be held to (format, quant, int4 pairs), at
+// `severity` (warning for a lone file).
+std::vector<Finding> tinyllm_file_findings(const FileInventory& file, Severity severity);
+
+// Whether a directory listing makes a model directory: config.json, model.safetensors or
+// model.safetensors.index.json.
+bool is_model_directory(const std::vector<std::string>& file_names);
+
+}  // namespace tensorgate

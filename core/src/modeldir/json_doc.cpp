@@ -1,0 +1,103 @@
+#include "json_doc.hpp"
+
+#include <boost/json/basic_parser_impl.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/unordered/unordered_flat_set.hpp>
+#include <vector>
+
+namespace tensorgate::detail {
+namespace {
+
+// Finds a duplicate key in any object; keeps one key set per open object (depth is bounded by
+// the parser's max_depth), never recursing itself.
+struct DuplicateFinder {
+  using ec = boost::json::error_code;
+  using sv = boost::json::string_view;
+  static constexpr std::size_t max_object_size = std::size_t(-1), max_array_size = std::size_t(-1),
+                               max_key_size = std::size_t(-1), max_string_size = std::size_t(-1);
+  std::vector<boost::unordered_flat_set<std::string>> objects;
+  std::string key;
+  std::optional<std::string> duplicate;
+
+  bool on_document_begin(ec&) { return true; }
+  bool on_document_end(ec&) { return true; }
+  bool on_object_begin(ec&) {
+    objects.emplace_back();
+    return true;
+  }
+  bool on_object_end(std::size_t, ec&) {
+    objects.pop_back();
+    return true;
+  }
+  bool on_array_begin(ec&) { return true; }
+  bool on_array_end(std::size_t, ec&) { return true; }
+  bool on_key_part(sv s, std::size_t, ec&) {
+    key.append(s.data(), s.size());
+    return true;
+  }
+  bool on_key(sv s, std::size_t, ec&) {
+    key.append(s.data(), s.size());
+    if (!objects.back().insert(key).second && !duplicate) duplicate = key;
+    key.clear();
+    return true;
+  }
+  bool on_string_part(sv, std::size_t, ec&) { return true; }
+  bool on_string(sv, std::size_t, ec&) { return true; }
+  bool on_number_part(sv, ec&) { return true; }
+  bool on_int64(std::int64_t, sv, ec&) { return true; }
+  bool on_uint64(std::uint64_t, sv, ec&) { return true; }
+  bool on_double(double, sv, ec&) { return true; }
+  bool on_bool(bool, ec&) { return true; }
+  bool on_null(ec&) { return true; }
+  bool on_comment_part(sv, ec&) { return true; }
+  bool on_comment(sv, ec&) { return true; }
+};
+
+}  // namespace
+
+JsonDoc parse_json_object(std::string_view text, const DirectoryLimits& limits) {
+  JsonDoc doc;
+  if (text.size() > limits.max_json_bytes) {
+    doc.error = "larger than " + std::to_string(limits.max_json_bytes) + " bytes";
+    return doc;
+  }
+  boost::json::parse_options options;
+  options.max_depth = limits.max_json_depth;
+  boost::json::basic_parser<DuplicateFinder> finder(options);
+  boost::json::error_code ec;
+  // One write_some over the whole text (Boost.JSON 1.81, boostorg/json#876).
+  const std::size_t used = finder.write_some(false, text.data(), text.size(), ec);
+  if (!ec && text.substr(used).find_first_not_of(" \t\r\n") != std::string_view::npos)
+    ec = boost::json::error::extra_data;
+  if (ec) {
+    doc.error = "not valid JSON at byte " + std::to_string(used) + ": " + ec.message();
+    return doc;
+  }
+  if (finder.handler().duplicate) {
+    doc.error = "duplicate key \"" + *finder.handler().duplicate + "\"";
+    return doc;
+  }
+  boost::json::value value = boost::json::parse(text, ec, {}, options);
+  if (ec || !value.is_object()) {
+    doc.error = ec ? ec.message() : "not a JSON object";
+    return doc;
+  }
+  doc.object = std::move(value.as_object());
+  return doc;
+}
+
+std::optional<std::uint64_t> positive_integer(const boost::json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  if (!v) return std::nullopt;
+  if (v->is_uint64() && v->as_uint64() > 0) return v->as_uint64();
+  if (v->is_int64() && v->as_int64() > 0) return static_cast<std::uint64_t>(v->as_int64());
+  return std::nullopt;
+}
+
+std::optional<std::string> string_field(const boost::json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  if (!v || !v->is_string()) return std::nullopt;
+  return std::string(v->as_string());
+}
+
+}  // namespace tensorgate::detail

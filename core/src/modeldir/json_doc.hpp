@@ -1,0 +1,24 @@
+#pragma once
+// config.json and the index are small JSON documents read whole: parsed into a Boost.JSON DOM
+// after a first pass that refuses duplicate keys (the DOM would keep the last one silently).
+#include <boost/json/value.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tensorgate/model_dir.hpp"
+
+namespace tensorgate::detail {
+
+struct JsonDoc {
+  std::optional<boost::json::object> object;  // set when the text is one valid JSON object
+  std::string error;                          // why not, otherwise
+};
+
+JsonDoc parse_json_object(std::string_view text, const DirectoryLimits& limits);
+
+// A positive integer field, or nothing (absent, negative, fractional, not a number).
+std::optional<std::uint64_t> positive_integer(const boost::json::object& o, std::string_view key);
+std::optional<std::string> string_field(const boost::json::object& o, std::string_view key);
+
+}  // namespace tensorgate::detail

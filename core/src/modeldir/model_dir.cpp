@@ -1,0 +1,109 @@
+// The model directory check: MD first (config, weights present, files valid), then SH for a
+// sharded directory, TL where the config declares a tl_arch, AR against the config, and the
+// summary across the model's files.
+#include <algorithm>
+#include <map>
+
+#include "dir_context.hpp"
+#include "json_doc.hpp"
+
+namespace tensorgate {
+namespace detail {
+
+const FileInventory* DirContext::weights_file(std::string_view name) const {
+  for (const auto& f : dir_.weights)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+bool DirContext::has_file(std::string_view name) const {
+  return std::find(dir_.file_names.begin(), dir_.file_names.end(), name) != dir_.file_names.end();
+}
+
+void DirContext::add(Rule rule, std::string message, std::optional<std::string_view> tensor) {
+  add(Finding{rule, rule_info(rule).severity, std::move(message), std::nullopt,
+              tensor ? std::optional<std::string>(std::string(*tensor)) : std::nullopt});
+}
+
+void DirContext::add(Finding f) {
+  if (findings_.size() >= 1000) {
+    dropped_errors_ += f.severity == Severity::error;
+    return;
+  }
+  findings_.push_back(std::move(f));
+}
+
+namespace {
+
+void check_config(DirContext& ctx) {
+  if (!ctx.dir().config_json) {
+    ctx.add(Rule::md_config_missing, "the directory has no config.json");
+    return;
+  }
+  JsonDoc doc = parse_json_object(*ctx.dir().config_json, ctx.limits());
+  if (!doc.object) {
+    ctx.add(Rule::md_config_invalid, "config.json: " + doc.error);
+    return;
+  }
+  ctx.config = std::move(doc.object);
+}
+
+void check_files(DirContext& ctx) {
+  const bool single = ctx.weights_file("model.safetensors") != nullptr;
+  if (!single && !ctx.dir().index_json)
+    ctx.add(Rule::md_no_weights, "neither model.safetensors nor model.safetensors.index.json is present");
+  for (const auto& f : ctx.dir().weights)
+    if (!f.valid) ctx.add(Rule::md_invalid_file, f.name + " is not a valid safetensors file (its own report says why)");
+  if (ctx.dir().index_json) {
+    check_shards(ctx);
+  } else if (single) {
+    ctx.model_files.push_back(ctx.weights_file("model.safetensors"));
+  }
+}
+
+void summarize(DirContext& ctx) {
+  DirectorySummary& s = ctx.summary;
+  std::map<std::string, std::uint64_t> by_dtype;
+  for (const FileInventory* f : ctx.model_files) {
+    s.files.push_back(f->name);
+    for (const auto& t : f->tensors) {
+      std::uint64_t elements = 1;
+      for (const auto d : t.shape) elements *= d;
+      by_dtype[t.dtype] += elements;
+      s.parameters += elements;
+      s.bytes += t.bytes;
+    }
+  }
+  s.parameters_by_dtype.assign(by_dtype.begin(), by_dtype.end());
+  if (!s.sharded) s.weight_map_size = ctx.model_files.empty() ? 0 : ctx.model_files.front()->tensors.size();
+  if (!s.sharded) s.shard_count = ctx.model_files.size();
+}
+
+}  // namespace
+}  // namespace detail
+
+DirectoryReport check_model_directory(const ModelDirectory& dir, const DirectoryLimits& limits) {
+  detail::DirContext ctx(dir, limits);
+  detail::check_config(ctx);
+  detail::check_files(ctx);
+  if (ctx.config) {
+    detail::check_tinyllm_directory(ctx);
+    detail::check_architecture(ctx);
+  }
+  detail::summarize(ctx);
+  DirectoryReport report;
+  report.findings = std::move(ctx.findings());
+  report.valid = std::none_of(report.findings.begin(), report.findings.end(),
+                              [](const Finding& f) { return f.severity == Severity::error; }) &&
+                 ctx.dropped_errors() == 0;
+  report.summary = std::move(ctx.summary);
+  return report;
+}
+
+bool is_model_directory(const std::vector<std::string>& names) {
+  for (const char* marker : {"config.json", "model.safetensors", "model.safetensors.index.json"})
+    if (std::find(names.begin(), names.end(), marker) != names.end()) return true;
+  return false;
+}
+
+}  // namespace tensorgate

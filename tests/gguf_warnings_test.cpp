@@ -1,0 +1,183 @@
+// GGW: files that parse but would hurt a consumer, and the GGW.llama-cpp note.
+#include <gtest/gtest.h>
+
+#include "gguf_builder.hpp"
+#include "gguf_check.hpp"
+#include "tensorgate/gguf.hpp"
+
+namespace {
+
+using namespace tgtest;
+
+GgufBuilder base() {
+  GgufBuilder b;
+  b.kv_str("general.architecture", "llama");
+  return b;
+}
+
+std::vector<std::string> vocab(std::size_t n) {
+  std::vector<std::string> v;
+  for (std::size_t i = 0; i < n; ++i) v.push_back("tok" + std::to_string(i));
+  return v;
+}
+
+TEST(GgufGGW, ControlCharactersInAKey) {
+  const auto r = check_gguf(base().kv_u8(std::string("a\0b", 3), 1).kv_u8("c\nd", 1).build());
+  EXPECT_TRUE(r.valid);
+  EXPECT_EQ(gguf_warnings(r), "GGW.key-control GGW.key-control");
+}
+
+TEST(GgufGGW, KeyNotAsciiOrTooLong) {
+  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_u8("g\xc3\xa9n\xc3\xa9ral.x", 1).build())), "GGW.key-format");
+  const auto r = tensorgate::validate_gguf(base().kv_u8(std::string(65536, 'k'), 1).build());
+  EXPECT_TRUE(r.valid);
+  EXPECT_EQ(gguf_warnings(r), "GGW.key-format");
+  EXPECT_EQ(gguf_warnings(tensorgate::validate_gguf(base().kv_u8(std::string(65535, 'k'), 1).build())), "");
+}
+
+TEST(GgufGGW, ControlCharactersInATensorName) {
+  const auto r = check_gguf(base().tensor(std::string("w\x01", 2), 0, {8}).build());
+  EXPECT_TRUE(r.valid);
+  EXPECT_EQ(gguf_warnings(r), "GGW.name-control");
+  EXPECT_EQ(*r.findings[0].tensor, std::string("w\x01", 2));
+}
+
+TEST(GgufGGW, NamesThatCollideWhereLlamaCppCutsAtNul) {
+  auto r = check_gguf(base().tensor(std::string("t\0a", 3), 0, {8}).tensor(std::string("t\0b", 3), 0, {8}).build());
+  EXPECT_TRUE(r.valid) << gguf_errors(r);
+  EXPECT_EQ(gguf_warnings(r), "GGW.name-control GGW.name-control GGW.name-collision");
+  r = check_gguf(base().tensor(std::string("t\0a", 3), 0, {8}).tensor("t", 0, {8}).build());
+  EXPECT_EQ(gguf_warnings(r), "GGW.name-control GGW.name-collision");
+  r = check_gguf(base().tensor("t", 0, {8}).tensor(std::string("t\0a", 3), 0, {8}).build());
+  EXPECT_EQ(gguf_warnings(r), "GGW.name-control GGW.name-collision");
+  r = check_gguf(base().tensor(std::string("t\0a", 3), 0, {8}).tensor("ta", 0, {8}).build());
+  EXPECT_EQ(gguf_warnings(r), "GGW.name-control");
+}
+
+TEST(GgufGGW, TensorNameNotUtf8) {
+  const auto r = check_gguf(base().tensor("w\xff", 0, {8}).build());
+  EXPECT_TRUE(r.valid);
+  EXPECT_EQ(gguf_warnings(r), "GGW.name-utf8");
+}
+
+TEST(GgufGGW, TokenizerArraysOfDifferentLengths) {
+  GgufBuilder b = base();
+  b.kv_strings("tokenizer.ggml.tokens", vocab(3)).kv_f32s("tokenizer.ggml.scores", {0, 0, 0});
+  b.kv_i32s("tokenizer.ggml.token_type", {1, 1});
+  const auto r = check_gguf(b.build());
+  EXPECT_TRUE(r.valid);
+  EXPECT_EQ(gguf_warnings(r), "GGW.tokenizer-length");
+}
+
+TEST(GgufGGW, ConsistentTokenizerHasNoWarning) {
+  GgufBuilder b = base();
+  b.kv_str("tokenizer.ggml.model", "gpt2").kv_strings("tokenizer.ggml.tokens", vocab(3));
+  b.kv_f32s("tokenizer.ggml.scores", {0, 0, 0}).kv_i32s("tokenizer.ggml.token_type", {1, 1, 3});
+  b.kv_strings("tokenizer.ggml.merges", {"t o"}).kv_u32("tokenizer.ggml.bos_token_id", 2);
+  b.kv_u32("tokenizer.ggml.eos_token_id", 0);
+  const auto r = check_gguf(b.build());
+  EXPECT_TRUE(r.valid);
+  EXPECT_EQ(gguf_warnings(r), "");
+  EXPECT_EQ(r.gguf->vocab_size, 3u);
+  EXPECT_EQ(r.gguf->tokenizer_model, "gpt2");
+}
+
+TEST(GgufGGW, TokenizerArraysOfUnexpectedTypes) {
+  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_u32s("tokenizer.ggml.tokens", {1, 2}).build())), "GGW.tokenizer-type");
+  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_i32s("tokenizer.ggml.scores", {1}).build())), "GGW.tokenizer-type");
+  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_u32s("tokenizer.ggml.token_type", {1}).build())), "GGW.tokenizer-type");
+  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_str("tokenizer.ggml.merges", "a b").build())), "GGW.tokenizer-type");
+  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_str("tokenizer.ggml.bos_token_id", "1").build())), "GGW.tokenizer-type");
+}
+
+TEST(GgufGGW, SpecialTokenOutsideTheVocabulary) {
+  GgufBuilder b = base();
+  b.kv_strings("tokenizer.ggml.tokens", vocab(3)).kv_u32("tokenizer.ggml.eos_token_id", 3);
+  b.kv_i32("tokenizer.ggml.padding_token_id", -1).kv_u32("tokenizer.ggml.bos_token_id", 2);
+  const auto r = check_gguf(b.build());
+  EXPECT_TRUE(r.valid);
+  EXPECT_EQ(gguf_warnings(r), "GGW.special-token GGW.special-token");
+  EXPECT_NE(r.findings[0].message.find("eos_token_id"), std::string::npos);
+}
+
+TEST(GgufGGW, SpecialTokenBeforeTheVocabulary) {
+  GgufBuilder b = base();
+  b.kv_u32("tokenizer.ggml.unknown_token_id", 100).kv_strings("tokenizer.ggml.tokens", vocab(3));
+  EXPECT_EQ(gguf_warnings(check_gguf(b.build())), "GGW.special-token");
+}
+
+TEST(GgufGGW, ChatTemplateReachingForPythonInternals) {
+  for (const char* payload : {"__globals__", "__class__", "__mro__", "__subclasses__", "__import__", "popen"}) {
+    const std::string tmpl = "{% for m in messages %}{{ m.content }}{{ x." + std::string(payload) + " }}{% endfor %}";
+    const auto r = check_gguf(base().kv_str("tokenizer.chat_template", tmpl).build());
+    EXPECT_TRUE(r.valid);
+    EXPECT_EQ(gguf_warnings(r), "GGW.chat-template") << payload;
+    EXPECT_EQ(r.findings[0].message.find("{%"), std::string::npos) << "the template text stays out";
+  }
+}
+
+TEST(GgufGGW, Cve2024_34359Payload) {
+  const std::string tmpl =
+      "{% for x in ().__class__.__base__.__subclasses__() %}{% if \"warning\" in x.__name__ %}"
+      "{{ x()._module.__builtins__['__import__']('os').popen(\"touch /tmp/pwned\") }}{% endif %}{% endfor %}";
+  const auto r = check_gguf(base().kv_str("tokenizer.chat_template", tmpl).build());
+  EXPECT_EQ(gguf_warnings(r), "GGW.chat-template");
+  EXPECT_NE(r.findings[0].message.find("__class__, __subclasses__, __import__, popen"), std::string::npos);
+}
+
+TEST(GgufGGW, NamedChatTemplatesAreScannedToo) {
+  const auto r = check_gguf(base().kv_str("tokenizer.chat_template.tool_use", "{{ cycler.__init__.__globals__ }}").build());
+  EXPECT_EQ(gguf_warnings(r), "GGW.chat-template");
+}
+
+TEST(GgufGGW, OrdinaryChatTemplateIsFine) {
+  const std::string tmpl = "{% for message in messages %}<|{{ message['role'] }}|>{{ message['content'] }}{% endfor %}";
+  const auto r = check_gguf(base().kv_str("tokenizer.chat_template", tmpl).build());
+  EXPECT_EQ(gguf_warnings(r), "");
+  EXPECT_TRUE(r.gguf->chat_template);
+}
+
+TEST(GgufGGW, MissingArchitecture) {
+  const auto r = check_gguf(GgufBuilder().kv_str("general.name", "x").build());
+  EXPECT_TRUE(r.valid);
+  EXPECT_EQ(gguf_warnings(r), "GGW.architecture");
+}
+
+TEST(GgufGGW, BlockCountDisagreesWithTheTensors) {
+  GgufBuilder b = base();
+  b.kv_u32("llama.block_count", 3).tensor("blk.0.w", 0, {8}).tensor("blk.1.w", 0, {8});
+  auto r = check_gguf(b.build());
+  EXPECT_TRUE(r.valid);
+  EXPECT_EQ(gguf_warnings(r), "GGW.block-count");
+  GgufBuilder c = base();
+  c.kv_u32("llama.block_count", 2).tensor("blk.0.w", 0, {8}).tensor("blk.1.w", 0, {8}).tensor("output.w", 0, {8});
+  r = check_gguf(c.build());
+  EXPECT_EQ(gguf_warnings(r), "");
+  EXPECT_EQ(r.gguf->block_count, 2u);
+}
+
+TEST(GgufGGW, BlockCountOfAnotherArchitectureIsIgnored) {
+  GgufBuilder b = base();
+  b.kv_u32("gpt2.block_count", 7).tensor("blk.0.w", 0, {8});
+  EXPECT_EQ(gguf_warnings(check_gguf(b.build())), "");
+}
+
+TEST(GgufGGW, WellKnownKeysOfTheWrongType) {
+  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_u32("general.name", 1).build())), "GGW.metadata-type");
+  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_str("llama.context_length", "4096").build())), "GGW.metadata-type");
+  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_str("general.file_type", "Q4_K_M").build())), "GGW.metadata-type");
+  EXPECT_EQ(gguf_warnings(check_gguf(GgufBuilder().kv_u32("general.architecture", 1).build())), "GGW.metadata-type");
+}
+
+TEST(GgufGGW, LlamaCppNoteOnlyOnValidFiles) {
+  EXPECT_NE(tgtest::find_rule(check_gguf(gguf_minimal()), "GGW.llama-cpp"), nullptr);
+  std::string f = gguf_minimal();
+  f[0] = 'X';
+  EXPECT_EQ(tgtest::find_rule(check_gguf(f), "GGW.llama-cpp"), nullptr);
+  GgufBuilder v1(1);
+  v1.kv_str("general.architecture", "llama");
+  EXPECT_EQ(tgtest::find_rule(check_gguf(v1.build()), "GGW.llama-cpp")->message,
+            "llama.cpp's reader refuses this file: GGUF version 1");
+}
+
+}  // namespace
