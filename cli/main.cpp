@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "check_command.hpp"
+#include "tensorgate/service/serve.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace {
@@ -13,6 +14,7 @@ const char* const kUsage =
     "usage: tensorgate <command> [options]\n"
     "commands:\n"
     "  check PATH...   validate files and directories (tensorgate check --help)\n"
+    "  serve           run the HTTP validation service (tensorgate serve --help)\n"
     "  rules           print the rule catalogue as JSON\n"
     "  version         print the version\n";
 
@@ -26,6 +28,7 @@ int main(int argc, char** argv) {
   const std::string_view command = argv[1];
   const std::vector<std::string> rest(argv + 2, argv + argc);
   if (command == "check") return tensorgate::cli::run_check(rest);
+  if (command == "serve") return tensorgate::service::run_serve(rest);
   if (command == "rules") {
     tensorgate::JsonWriter w([](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); });
     tensorgate::write_rules_json(w);

@@ -1,0 +1,74 @@
+#pragma once
+// Every bound the service enforces, in one struct, each with its default. docs/service.md gives
+// the reason for every default; `tensorgate serve --help` lists the flag for each.
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace tensorgate::service {
+
+using Millis = std::chrono::milliseconds;
+
+struct ServiceConfig {
+  // Where to listen. Port 0 picks an ephemeral port (tests).
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 8080;
+  // Threads running the event loop; 0 means one per core.
+  unsigned threads = 0;
+
+  // --- request framing ---------------------------------------------------------------------
+  // Request line plus header fields. Above it: 431.
+  std::uint32_t max_request_header_bytes = 16 * 1024;
+  // The per-connection read buffer and largest single read. Also bounds what Beast 1.81 keeps for
+  // one chunk header (extensions) or the trailer, which its header_limit does not cover.
+  std::uint32_t read_buffer_bytes = 64 * 1024;
+  // Largest body accepted: 64 GiB, above a hub's largest files (~50 GB). Above it: 413.
+  std::uint64_t max_body_bytes = 64ull << 30;
+  // Longest `name=` query value kept for the report.
+  std::uint32_t max_name_bytes = 1024;
+
+  // --- validation --------------------------------------------------------------------------
+  // Largest safetensors header buffered: the format's own 100,000,000. A lower value turns
+  // larger (legal) headers into 413; headers above the format's cap are 422 (ST1).
+  std::uint64_t max_safetensors_header_bytes = 100'000'000;
+  // All uploads together may buffer this much header: 1 GiB, ten maximal headers. Past it: 503.
+  std::uint64_t header_memory_budget_bytes = 1ull << 30;
+  // Uploads being read at once. Past it: 503.
+  std::uint32_t max_concurrent_uploads = 128;
+
+  // --- time ------------------------------------------------------------------------------------
+  // From the first byte of a request to the end of its header fields.
+  Millis header_timeout{10'000};
+  // Longest wait for any body bytes (reset by every read).
+  Millis body_idle_timeout{30'000};
+  // Average body rate below which an upload is cut, measured over each window.
+  std::uint64_t min_body_rate_bytes_per_second = 256 * 1024;
+  Millis min_body_rate_window{30'000};
+  // Idle time allowed between requests on a kept-alive connection (and before the first one).
+  Millis keepalive_timeout{15'000};
+  // Requests served on one connection before it is closed.
+  std::uint32_t keepalive_max_requests = 1000;
+  // Longest time writing one response.
+  Millis write_timeout{30'000};
+  // After an early answer: how long and how much of the unread body is drained before closing.
+  Millis linger_timeout{2'000};
+  std::uint64_t linger_max_bytes = 16ull << 20;
+  // After SIGTERM: how long in-flight uploads may go on.
+  Millis drain_timeout{25'000};
+
+  // --- capacity --------------------------------------------------------------------------------
+  // Open connections. Past it a new connection gets 503 and is closed.
+  std::uint32_t max_connections = 1000;
+  // Retry-After value (seconds) sent with every 503.
+  std::uint32_t retry_after_seconds = 5;
+
+  // --- logging ---------------------------------------------------------------------------------
+  // spdlog level name for the access log: "info" logs one line per request, "off" none.
+  std::string log_level = "info";
+};
+
+// An error message when the configuration cannot work (e.g. a read buffer smaller than the
+// header limit), or an empty string.
+std::string check_config(const ServiceConfig& config);
+
+}  // namespace tensorgate::service

@@ -1,0 +1,35 @@
+#pragma once
+// Accepts connections and gives each its own session on its own strand. Past max_connections a
+// connection gets a short 503 and is closed, so a crowd of idle clients cannot starve the others
+// of file descriptors.
+#include <memory>
+#include <string>
+
+#include "context.hpp"
+#include "net.hpp"
+
+namespace tensorgate::service {
+
+class Listener : public std::enable_shared_from_this<Listener> {
+ public:
+  // Binds and listens; throws boost::system::system_error when the address is unusable.
+  Listener(net::io_context& ioc, ServiceContext& ctx, const tcp::endpoint& endpoint);
+
+  void run();
+  void stop();  // stops accepting (from any thread)
+  tcp::endpoint local_endpoint() const { return local_; }
+
+ private:
+  void accept();
+  void on_accept(error_code ec, tcp::socket socket);
+  void reject(tcp::socket socket);
+
+  net::io_context& ioc_;
+  ServiceContext& ctx_;
+  tcp::acceptor acceptor_;
+  tcp::endpoint local_;
+  net::steady_timer backoff_;
+  const std::string rejection_;  // the fixed 503 answer
+};
+
+}  // namespace tensorgate::service

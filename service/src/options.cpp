@@ -1,0 +1,111 @@
+#include "options.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace tensorgate::service {
+namespace po = boost::program_options;
+namespace {
+
+// Durations are given in milliseconds; program_options reads them into these, then into Millis.
+struct Durations {
+  std::int64_t header, body_idle, rate_window, keepalive, write, linger, drain;
+};
+
+void add_limits(po::options_description& d, ServiceConfig& c, Durations& t) {
+  d.add_options()
+      ("threads", po::value(&c.threads)->default_value(c.threads), "event-loop threads, 0 = one per core")
+      ("max-request-header-bytes", po::value(&c.max_request_header_bytes)->default_value(c.max_request_header_bytes), "request line + header fields; above: 431")
+      ("read-buffer-bytes", po::value(&c.read_buffer_bytes)->default_value(c.read_buffer_bytes), "per-connection read buffer; bounds chunk headers and trailers")
+      ("max-body-bytes", po::value(&c.max_body_bytes)->default_value(c.max_body_bytes), "largest upload; above: 413")
+      ("max-name-bytes", po::value(&c.max_name_bytes)->default_value(c.max_name_bytes), "longest name= query value")
+      ("max-safetensors-header-bytes", po::value(&c.max_safetensors_header_bytes)->default_value(c.max_safetensors_header_bytes), "largest safetensors header buffered; above (and within the format's cap): 413")
+      ("header-memory-budget-bytes", po::value(&c.header_memory_budget_bytes)->default_value(c.header_memory_budget_bytes), "header bytes all uploads may buffer together; past it: 503")
+      ("max-concurrent-uploads", po::value(&c.max_concurrent_uploads)->default_value(c.max_concurrent_uploads), "uploads at once; past it: 503")
+      ("header-timeout-ms", po::value(&t.header)->default_value(t.header), "time for a request's header, from its first byte")
+      ("body-idle-timeout-ms", po::value(&t.body_idle)->default_value(t.body_idle), "longest wait for body bytes")
+      ("min-body-rate", po::value(&c.min_body_rate_bytes_per_second)->default_value(c.min_body_rate_bytes_per_second), "bytes/s an upload must average over each window; 0 = off")
+      ("min-body-rate-window-ms", po::value(&t.rate_window)->default_value(t.rate_window), "window of the minimum rate")
+      ("keepalive-timeout-ms", po::value(&t.keepalive)->default_value(t.keepalive), "idle time between requests")
+      ("keepalive-max-requests", po::value(&c.keepalive_max_requests)->default_value(c.keepalive_max_requests), "requests per connection")
+      ("write-timeout-ms", po::value(&t.write)->default_value(t.write), "time to write one response")
+      ("linger-timeout-ms", po::value(&t.linger)->default_value(t.linger), "drain time after an early answer")
+      ("linger-max-bytes", po::value(&c.linger_max_bytes)->default_value(c.linger_max_bytes), "bytes drained after an early answer")
+      ("drain-timeout-ms", po::value(&t.drain)->default_value(t.drain), "time uploads may go on after SIGTERM")
+      ("max-connections", po::value(&c.max_connections)->default_value(c.max_connections), "open connections; past it: 503")
+      ("retry-after-seconds", po::value(&c.retry_after_seconds)->default_value(c.retry_after_seconds), "Retry-After of every 503")
+      ("log-level", po::value(&c.log_level)->default_value(c.log_level), "access log level: info, warn, off");
+}
+
+void apply(const Durations& t, ServiceConfig& c) {
+  c.header_timeout = Millis(t.header);
+  c.body_idle_timeout = Millis(t.body_idle);
+  c.min_body_rate_window = Millis(t.rate_window);
+  c.keepalive_timeout = Millis(t.keepalive);
+  c.write_timeout = Millis(t.write);
+  c.linger_timeout = Millis(t.linger);
+  c.drain_timeout = Millis(t.drain);
+}
+
+}  // namespace
+
+void parse_listen(const std::string& listen, ServiceConfig& config) {
+  const std::size_t colon = listen.rfind(':');
+  if (colon == std::string::npos) throw std::runtime_error("--listen wants HOST:PORT");
+  std::string host = listen.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  const std::string port = listen.substr(colon + 1);
+  std::size_t used = 0;
+  unsigned long value = 0;
+  try {
+    value = std::stoul(port, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (port.empty() || used != port.size() || value > 65535)
+    throw std::runtime_error("--listen: bad port '" + port + "'");
+  if (!host.empty()) config.host = host;
+  config.port = static_cast<std::uint16_t>(value);
+}
+
+ServeOptions parse_serve_options(const std::vector<std::string>& args) {
+  ServeOptions out;
+  ServiceConfig& c = out.config;
+  Durations t{c.header_timeout.count(), c.body_idle_timeout.count(), c.min_body_rate_window.count(),
+              c.keepalive_timeout.count(), c.write_timeout.count(), c.linger_timeout.count(),
+              c.drain_timeout.count()};
+  std::string listen = c.host + ":" + std::to_string(c.port);
+  std::string config_file;
+  po::options_description general("tensorgate serve options");
+  general.add_options()("help,h", "show this help")
+      ("listen", po::value(&listen)->default_value(listen), "HOST:PORT to listen on")
+      ("config", po::value(&config_file), "INI-style file with any of the options below (name = value)");
+  po::options_description limits("limits (flags win over the config file)");
+  add_limits(limits, c, t);
+  po::options_description all;
+  all.add(general).add(limits);
+  try {
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(all).run(), vm);
+    if (vm.count("config")) {
+      std::ifstream in(vm["config"].as<std::string>());
+      if (!in) throw std::runtime_error("cannot read config file '" + vm["config"].as<std::string>() + "'");
+      po::store(po::parse_config_file(in, all), vm);
+    }
+    po::notify(vm);
+    out.help = vm.count("help") > 0;
+  } catch (const po::error& e) {
+    throw std::runtime_error(e.what());
+  }
+  std::ostringstream help;
+  help << "usage: tensorgate serve [--listen HOST:PORT] [--config FILE] [options]\n" << all;
+  out.help_text = help.str();
+  apply(t, c);
+  parse_listen(listen, c);
+  return out;
+}
+
+}  // namespace tensorgate::service

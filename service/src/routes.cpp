@@ -1,0 +1,98 @@
+#include "routes.hpp"
+
+#include <array>
+
+#include "context.hpp"
+#include "tensorgate/report_writers.hpp"
+
+namespace tensorgate::service {
+namespace {
+
+struct RouteRow {
+  Route route;
+  std::string_view path;
+  std::string_view allow;
+};
+
+constexpr std::array kRoutes = {
+    RouteRow{Route::validate, "/v1/validate", "POST, PUT"},
+    RouteRow{Route::livez, "/livez", "GET"},
+    RouteRow{Route::readyz, "/readyz", "GET"},
+    RouteRow{Route::metrics, "/metrics", "GET"},
+    RouteRow{Route::rules, "/v1/rules", "GET"},
+    RouteRow{Route::openapi, "/v1/openapi.json", "GET"},
+};
+
+Response json_response(http::status status, unsigned version, std::string body) {
+  Response res{status, version};
+  res.set(http::field::content_type, "application/json");
+  res.set(http::field::cache_control, "no-store");
+  res.body() = std::move(body);
+  res.prepare_payload();
+  return res;
+}
+
+std::string rules_json() {
+  std::string out;
+  {
+    JsonWriter w([&out](std::string_view s) { out.append(s); });
+    write_rules_json(w);
+  }
+  out.push_back('\n');
+  return out;
+}
+
+}  // namespace
+
+std::string_view route_name(Route r) {
+  for (const RouteRow& row : kRoutes)
+    if (row.route == r) return row.path;
+  return "other";
+}
+
+Route match_route(std::string_view path) {
+  for (const RouteRow& row : kRoutes)
+    if (row.path == path) return row.route;
+  return Route::unknown;
+}
+
+bool method_allowed(Route r, http::verb method) {
+  if (r == Route::validate) return method == http::verb::post || method == http::verb::put;
+  return method == http::verb::get;
+}
+
+std::string_view allowed_methods(Route r) {
+  for (const RouteRow& row : kRoutes)
+    if (row.route == r) return row.allow;
+  return "";
+}
+
+Response answer_get(Route r, ServiceContext& ctx, unsigned version) {
+  switch (r) {
+    case Route::livez:
+      return json_response(http::status::ok, version, "{\"status\":\"ok\"}\n");
+    case Route::readyz:
+      if (ctx.draining())
+        return json_response(http::status::service_unavailable, version,
+                             "{\"status\":\"draining\"}\n");
+      return json_response(http::status::ok, version, "{\"status\":\"ready\"}\n");
+    case Route::metrics: {
+      Response res{http::status::ok, version};
+      res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
+      res.set(http::field::cache_control, "no-store");
+      res.body() = ctx.metrics.render();
+      res.prepare_payload();
+      return res;
+    }
+    case Route::rules: {
+      static const std::string body = rules_json();
+      return json_response(http::status::ok, version, body);
+    }
+    case Route::openapi:
+      return json_response(http::status::ok, version, std::string(openapi_json()));
+    default:
+      return json_response(http::status::internal_server_error, version, "{}\n");
+  }
+}
+
+}  // namespace tensorgate::service

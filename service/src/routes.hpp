@@ -1,0 +1,26 @@
+#pragma once
+// The route table and the answers of the small GET routes. Uploads are handled by the session
+// (session_upload.ipp), which streams them.
+#include <cstdint>
+#include <string_view>
+
+#include "net.hpp"
+
+namespace tensorgate::service {
+
+class ServiceContext;
+
+enum class Route : std::uint8_t { validate, livez, readyz, metrics, rules, openapi, unknown };
+
+std::string_view route_name(Route r);  // the metrics and log label: "/v1/validate", "other"
+Route match_route(std::string_view path);
+bool method_allowed(Route r, http::verb method);
+std::string_view allowed_methods(Route r);  // the Allow field of a 405
+
+// The answer to an allowed GET on livez, readyz, metrics, rules or openapi.
+Response answer_get(Route r, ServiceContext& ctx, unsigned http_version);
+
+// The OpenAPI description, embedded at build time from docs/openapi.json.
+std::string_view openapi_json();
+
+}  // namespace tensorgate::service

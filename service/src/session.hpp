@@ -1,0 +1,92 @@
+#pragma once
+// One client connection (design.md, "service/"): requests are read one at a time, each with a
+// new parser; the header is checked before any body byte is read; an upload's body goes through
+// UploadBody into the validator. Every read and write has a deadline.
+//
+// The class is a template over the stream so the fuzzer can drive the same code over
+// beast::test::stream; session.cpp instantiates it for beast::tcp_stream.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "context.hpp"
+#include "exchange.hpp"
+#include "hygiene.hpp"
+#include "net.hpp"
+#include "problem.hpp"
+#include "stream_ops.hpp"
+#include "upload.hpp"
+#include "upload_body.hpp"
+
+namespace tensorgate::service {
+
+template <class Stream>
+class Session : public std::enable_shared_from_this<Session<Stream>> {
+ public:
+  Session(ServiceContext& ctx, Stream&& stream, std::string remote);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  void run();
+
+ private:
+  using Ops = StreamOps<Stream>;
+  using HeadParser = http::request_parser<http::empty_body>;
+  using UploadParser = http::request_parser<UploadBody>;
+
+  // session_read.ipp: waiting for a request, its header, the checks, the routing.
+  void wait_request();
+  void on_idle_read(error_code ec, std::size_t n);
+  void read_header();
+  void on_header(error_code ec, std::size_t n);
+  void handle_request();
+
+  // session_upload.ipp: POST|PUT /v1/validate.
+  void start_upload(std::string_view query);
+  std::optional<Problem> refuse_upload(const RequestHeader& req);
+  void send_continue();
+  void read_body();
+  void on_body(error_code ec, std::size_t n);
+  bool too_slow();
+  void finish_upload();
+  void answer_early();
+  void answer_report(const Report& report, bool complete);
+  void answer_aborted(const Report& report);
+
+  // session_write.ipp: answers, the end of an exchange, closing.
+  void answer(Response&& res);
+  void answer_problem(Problem p, std::string detail = {}, std::string_view limit = {});
+  void on_write(bool close, error_code ec, std::size_t n);
+  void end_exchange(unsigned status, std::uint64_t bytes_sent, std::string_view note);
+  void abort_exchange(unsigned status, std::string_view note, std::string_view timeout_phase);
+  void graceful_close();
+  void linger();
+  void close_now();
+  template <class F>
+  auto bind(F f) {
+    return beast::bind_front_handler(f, this->shared_from_this());
+  }
+
+  ServiceContext& ctx_;
+  const ServiceConfig& cfg_;
+  Stream stream_;
+  std::string remote_;
+  beast::flat_buffer buffer_;
+  std::optional<HeadParser> head_;
+  std::optional<UploadParser> body_;
+  std::unique_ptr<Upload> upload_;  // outlives body_, whose reader points to it
+  bool holds_upload_slot_ = false;
+  std::optional<Response> res_;
+  std::optional<http::response<http::empty_body>> continue_;
+  Exchange ex_;
+  std::uint32_t served_ = 0;
+  std::uint64_t lingered_ = 0;
+};
+
+}  // namespace tensorgate::service
+
+#include "session_read.ipp"
+#include "session_upload.ipp"
+#include "session_write.ipp"

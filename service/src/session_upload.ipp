@@ -1,0 +1,133 @@
+// Session: POST|PUT /v1/validate, the streamed upload. Included by session.hpp.
+#pragma once
+
+namespace tensorgate::service {
+
+template <class Stream>
+void Session<Stream>::start_upload(std::string_view query) {
+  const RequestHeader& req = head_->get();
+  if (const auto p = refuse_upload(req)) return answer_problem(*p);
+  QueryResult q = parse_upload_query(query, cfg_.max_name_bytes);
+  if (!q.error.empty()) return answer_problem(Problem::bad_query, std::move(q.error));
+  const boost::optional<std::uint64_t> length = head_->content_length();
+  // Answered before `100 Continue` and before any body byte is read.
+  if (length && *length > cfg_.max_body_bytes)
+    return answer_problem(Problem::body_too_large,
+                          "the limit is " + std::to_string(cfg_.max_body_bytes) + " bytes");
+  if (!ctx_.try_begin_upload()) return answer_problem(Problem::over_capacity);
+  holds_upload_slot_ = true;
+  const bool wants_continue = expects_continue(req);
+  upload_ = std::make_unique<Upload>(ctx_, std::move(q.options),
+                                     length ? std::optional(*length) : std::nullopt);
+  body_.emplace(std::move(*head_), upload_.get());
+  head_.reset();
+  buffer_.reserve(cfg_.read_buffer_bytes);  // full-size reads (a fresh flat_buffer reads 512 B)
+  ex_.window_start = Clock::now();
+  ex_.window_bytes = 0;
+  if (wants_continue && !body_->is_done()) return send_continue();
+  read_body();
+}
+
+// The checks an upload's header must pass before the body is read, in the order a client
+// would fix them.
+template <class Stream>
+std::optional<Problem> Session<Stream>::refuse_upload(const RequestHeader& req) {
+  if (const auto p = check_expect(req)) return p;
+  if (!head_->chunked() && !head_->content_length()) return Problem::length_required;
+  if (ctx_.draining()) return Problem::draining;
+  return std::nullopt;
+}
+
+template <class Stream>
+void Session<Stream>::send_continue() {
+  continue_.emplace(http::status::continue_, ex_.version);
+  Ops::set_deadline(stream_, cfg_.write_timeout);
+  http::async_write(stream_, *continue_, [self = this->shared_from_this()](error_code ec, std::size_t) {
+    self->continue_.reset();
+    if (ec) return self->abort_exchange(499, "client-closed", {});
+    self->read_body();
+  });
+}
+
+template <class Stream>
+void Session<Stream>::read_body() {
+  if (body_->is_done()) return finish_upload();
+  // An idle deadline per read, never one for the whole upload: a 50 GB body takes minutes.
+  Ops::set_deadline(stream_, cfg_.body_idle_timeout);
+  http::async_read_some(stream_, buffer_, *body_, bind(&Session::on_body));
+}
+
+template <class Stream>
+void Session<Stream>::on_body(error_code ec, std::size_t) {
+  if (ec == beast::error::timeout) return abort_exchange(408, "timeout-body", "body");
+  if (ec == http::error::body_limit)
+    return answer_problem(Problem::body_too_large,
+                          "the limit is " + std::to_string(cfg_.max_body_bytes) + " bytes");
+  if (ec == http::error::buffer_overflow)
+    return answer_problem(Problem::bad_request, "a chunk header or the trailer is too large");
+  if (ec == http::error::end_of_stream || ec == http::error::partial_message ||
+      ec == net::error::eof || ec == net::error::connection_reset ||
+      ec == net::error::operation_aborted)
+    return abort_exchange(499, "client-closed", {});
+  if (ec) return answer_problem(Problem::bad_request, "malformed chunked body");
+  if (body_->is_done()) return finish_upload();
+  if (upload_->progress() == Progress::invalid) return answer_early();
+  if (upload_->progress() == Progress::aborted) return answer_aborted(upload_->snapshot());
+  if (too_slow()) return abort_exchange(408, "timeout-rate", "rate");
+  read_body();
+}
+
+// The minimum transfer rate, averaged over each window: the idle deadline alone lets a client
+// hold an upload slot for ever with one byte per deadline.
+template <class Stream>
+bool Session<Stream>::too_slow() {
+  if (cfg_.min_body_rate_bytes_per_second == 0) return false;
+  const Clock::time_point now = Clock::now();
+  if (now - ex_.window_start < cfg_.min_body_rate_window) return false;
+  const double seconds = std::chrono::duration<double>(now - ex_.window_start).count();
+  const std::uint64_t got = upload_->bytes_received() - ex_.window_bytes;
+  if (static_cast<double>(got) < seconds * static_cast<double>(cfg_.min_body_rate_bytes_per_second))
+    return true;
+  ex_.window_start = now;
+  ex_.window_bytes = upload_->bytes_received();
+  return false;
+}
+
+template <class Stream>
+void Session<Stream>::finish_upload() {
+  ex_.body_pending = false;
+  const Report report = upload_->finish();
+  if (report.aborted) return answer_aborted(report);
+  answer_report(report, true);
+}
+
+// The header is already invalid: answer now from what is known, without reading the rest of the
+// body, then close gracefully (the unread body makes the connection unusable).
+template <class Stream>
+void Session<Stream>::answer_early() {
+  answer_report(upload_->snapshot(), false);
+}
+
+template <class Stream>
+void Session<Stream>::answer_report(const Report& report, bool complete) {
+  record_validation(ctx_, ex_, report);
+  const std::optional<std::string> sha = complete ? upload_->sha256_hex() : std::nullopt;
+  Response res{report.valid ? http::status::ok : http::status::unprocessable_entity, ex_.version};
+  res.set(http::field::content_type, "application/json");
+  res.set(http::field::cache_control, "no-store");
+  res.body() = upload_report_json({ex_.id, report, upload_->options(), upload_->bytes_received(),
+                                   complete, sha});
+  res.prepare_payload();
+  answer(std::move(res));
+}
+
+// A limit of this service stopped the validation: a capacity answer, not a verdict.
+template <class Stream>
+void Session<Stream>::answer_aborted(const Report& report) {
+  record_validation(ctx_, ex_, report);
+  const Problem p = report.aborted->limit == "header-memory-budget" ? Problem::memory_budget
+                                                                    : Problem::validation_limit;
+  answer_problem(p, report.aborted->message, report.aborted->limit);
+}
+
+}  // namespace tensorgate::service

@@ -1,0 +1,66 @@
+#include "upload.hpp"
+
+#include <span>
+
+#include "context.hpp"
+#include "tensorgate/report_writers.hpp"
+#include "validator_factory.hpp"
+
+namespace tensorgate::service {
+
+Upload::Upload(ServiceContext& ctx, UploadOptions options,
+               std::optional<std::uint64_t> content_length)
+    : max_body_(ctx.config.max_body_bytes), options_(std::move(options)) {
+  Limits limits;
+  limits.max_header_bytes = ctx.config.max_safetensors_header_bytes;
+  validator_ = make_upload_validator(options_.format, options_.name.value_or(""), limits,
+                                     &ctx.budget);
+  if (content_length) validator_->set_total_size(*content_length);
+  if (options_.digest) sha_.emplace();
+}
+
+bool Upload::put(const void* data, std::size_t size) {
+  bytes_ += size;
+  if (bytes_ > max_body_) return false;
+  if (sha_) sha_->update(data, size);
+  // Once the verdict is final the session answers and stops reading; nothing more to feed.
+  if (progress_ == Progress::need_more)
+    progress_ = validator_->feed(std::span(static_cast<const std::byte*>(data), size));
+  return true;
+}
+
+Report Upload::finish() {
+  Report r = validator_->finish();
+  if (r.aborted) progress_ = Progress::aborted;
+  else if (!r.valid) progress_ = Progress::invalid;
+  return r;
+}
+
+std::optional<std::string> Upload::sha256_hex() {
+  if (!sha_) return std::nullopt;
+  return sha_->hex_digest();
+}
+
+std::string upload_report_json(const UploadAnswer& a) {
+  std::string out;
+  {
+    JsonWriter w([&out](std::string_view s) { out.append(s); });
+    w.begin_object();
+    w.field("schema", kValidationSchema);
+    w.field("request_id", a.request_id);
+    w.key("name");
+    if (a.options.name) w.string(*a.options.name); else w.null();
+    ReportOptions ro;
+    ro.include_tensors = a.options.include_tensors;
+    write_report_fields(w, a.report, ro);
+    w.field("bytes_received", a.bytes_received);
+    w.field("complete", a.complete);
+    w.key("sha256");
+    if (a.sha256) w.string(*a.sha256); else w.null();
+    w.end_object();
+  }
+  out.push_back('\n');
+  return out;
+}
+
+}  // namespace tensorgate::service

@@ -1,0 +1,259 @@
+// POST|PUT /v1/validate over a real socket: verdicts, reports, digests, chunked bodies split at
+// awkward places, early 413 and early 422 with the bytes the server actually read, and the
+// service's own limits.
+#include <gtest/gtest.h>
+
+#include "service_support.hpp"
+#include "gguf_builder.hpp"
+#include "st_builder.hpp"
+
+namespace tgservice {
+namespace {
+
+boost::json::object obj(const HttpResponse& r) { return r.json().as_object(); }
+std::uint64_t u64(const boost::json::value& v) { return v.to_number<std::uint64_t>(); }
+
+TEST(ServiceValidate, ValidFileIs200WithReportAndDigest) {
+  TestServer s;
+  const std::string file = valid_file(100'000);
+  const HttpResponse r = upload(s.port(), file, "name=model.safetensors");
+  ASSERT_EQ(r.status, 200u) << r.body;
+  const boost::json::object o = r.json().as_object();
+  EXPECT_EQ(o.at("valid"), true);
+  EXPECT_EQ(o.at("format"), "safetensors");
+  EXPECT_EQ(o.at("name"), "model.safetensors");
+  EXPECT_EQ(o.at("schema"), "tensorgate.validation/1");
+  EXPECT_EQ(u64(o.at("bytes_received")), file.size());
+  EXPECT_EQ(o.at("complete"), true);
+  EXPECT_EQ(str(o.at("sha256")), sha256_hex(file));
+  EXPECT_EQ(str(o.at("request_id")), r.header("x-request-id"));
+  EXPECT_EQ(u64(o.at("summary").as_object().at("tensor_count")), 1u);
+  EXPECT_TRUE(o.at("summary").as_object().contains("tensors"));
+}
+
+TEST(ServiceValidate, GgufIsDetectedOrChosen) {
+  TestServer s;
+  const std::string file = tgtest::gguf_minimal(2);
+  HttpResponse r = upload(s.port(), file);
+  ASSERT_EQ(r.status, 200u) << r.body;
+  EXPECT_EQ(obj(r).at("format"), "gguf");
+  r = upload(s.port(), valid_file(256), "format=gguf");  // a safetensors file is not GGUF
+  EXPECT_EQ(r.status, 422u);
+  EXPECT_EQ(obj(r).at("format"), "gguf");
+}
+
+TEST(ServiceValidate, PutWorksLikePost) {
+  TestServer s;
+  EXPECT_EQ(request(s.port(), "PUT", "/v1/validate", valid_file(256)).status, 200u);
+}
+
+TEST(ServiceValidate, InvalidFileIs422WithItsRule) {
+  TestServer s;
+  const std::string file = invalid_header_file(64);
+  const HttpResponse r = upload(s.port(), file);
+  ASSERT_EQ(r.status, 422u);
+  const boost::json::object o = r.json().as_object();
+  EXPECT_EQ(o.at("valid"), false);
+  EXPECT_EQ(o.at("findings").as_array().at(0).as_object().at("rule"), "ST4.dtype");
+}
+
+TEST(ServiceValidate, TruncatedDataIs422AfterTheWholeBody) {
+  TestServer s;
+  std::string file = valid_file(5000);
+  file.resize(4000);
+  const HttpResponse r = upload(s.port(), file);
+  ASSERT_EQ(r.status, 422u);
+  EXPECT_EQ(str(obj(r).at("sha256")), sha256_hex(file));
+  EXPECT_EQ(r.header("connection"), "");  // the body was read: the connection stays usable
+}
+
+TEST(ServiceValidate, EmptyBodyIs422TooShort) {
+  TestServer s;
+  const HttpResponse r = upload(s.port(), "");
+  ASSERT_EQ(r.status, 422u);
+  EXPECT_EQ(obj(r).at("findings").as_array().at(0).as_object().at("rule"), "ST1.too-short");
+}
+
+TEST(ServiceValidate, HeaderAboveTheFormatCapIs422NotA413) {
+  TestServer s;
+  const std::string file = tgtest::st_file_n(100'000'001, "{}");
+  Client c(s.port());
+  c.send(head("POST", "/v1/validate", {"Content-Length: 200000000"}) + file);
+  const HttpResponse r = c.read_response("POST", "/v1/validate");
+  ASSERT_EQ(r.status, 422u);
+  EXPECT_EQ(obj(r).at("findings").as_array().at(0).as_object().at("rule"), "ST1.header-too-large");
+}
+
+TEST(ServiceValidate, QueryOptions) {
+  TestServer s;
+  const std::string file = valid_file(512);
+  HttpResponse r = upload(s.port(), file, "format=safetensors&tensors=false&digest=none");
+  ASSERT_EQ(r.status, 200u);
+  EXPECT_FALSE(obj(r).at("summary").as_object().contains("tensors"));
+  EXPECT_TRUE(obj(r).at("sha256").is_null());
+  r = upload(s.port(), file, "name=a%20b+c");
+  EXPECT_EQ(obj(r).at("name"), "a b c");
+  for (const char* bad : {"fromat=auto", "format=zip", "format=GGUF", "format=auto&format=auto", "name=%zz",
+                          "tensors=maybe", "digest=md5"}) {
+    r = upload(s.port(), file, bad);
+    EXPECT_EQ(r.status, 400u) << bad;
+    EXPECT_EQ(r.code(), "bad-query") << bad;
+  }
+}
+
+// Chunked bodies cut inside the length prefix, inside the JSON header, at the header's end and
+// in single bytes must all give the same report.
+TEST(ServiceValidate, ChunkedUploadsSplitAtAwkwardPlaces) {
+  TestServer s;
+  const std::string file = valid_file(3000);
+  const std::vector<std::vector<std::size_t>> splits = {
+      {}, {1}, {3, 5}, {7, 1, 1}, {8}, {9, 2}, {20, 20, 20}, {80, 1, 1, 1}, {2999}, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1}};
+  for (const auto& sizes : splits) {
+    Client c(s.port());
+    const std::string body = chunked(file, sizes);
+    const std::string request = head("POST", "/v1/validate", {"Transfer-Encoding: chunked"}) + body;
+    // Also send the wire bytes themselves in odd pieces: inside chunk-size lines and CRLFs.
+    for (std::size_t at = 0; at < request.size(); at += 7) c.send(request.substr(at, 7));
+    const HttpResponse r = c.read_response("POST", "/v1/validate");
+    ASSERT_EQ(r.status, 200u) << r.body;
+    EXPECT_EQ(u64(obj(r).at("bytes_received")), file.size());
+    EXPECT_EQ(str(obj(r).at("sha256")), sha256_hex(file));
+  }
+}
+
+TEST(ServiceValidate, ChunkedWithExtensionsAndTrailer) {
+  TestServer s;
+  const std::string file = valid_file(200);
+  Client c(s.port());
+  c.send(head("POST", "/v1/validate", {"Transfer-Encoding: chunked"}) + "64;ext=1\r\n" +
+         file.substr(0, 100) + "\r\n64\r\n" + file.substr(100) + "\r\n0\r\nX-Trailer: 1\r\n\r\n");
+  EXPECT_EQ(c.read_response("POST", "/v1/validate").status, 200u);
+}
+
+TEST(ServiceValidate, ExpectContinueGets100ThenTheVerdict) {
+  TestServer s;
+  const std::string file = valid_file(1000);
+  Client c(s.port());
+  c.send(head("POST", "/v1/validate", {"Content-Length: 1000", "Expect: 100-continue"}));
+  EXPECT_EQ(c.read_response().status, 100u);
+  c.send(file);
+  EXPECT_EQ(c.read_response("POST", "/v1/validate").status, 200u);
+}
+
+TEST(ServiceValidate, EarlyContentLength413BeforeContinueAndBeforeTheBody) {
+  ServiceConfig cfg = test_config();
+  cfg.max_body_bytes = 1'000'000;
+  TestServer s(cfg);
+  Client c(s.port());
+  c.send(head("POST", "/v1/validate", {"Content-Length: 1000001", "Expect: 100-continue"}));
+  const HttpResponse r = c.read_response("POST", "/v1/validate");
+  EXPECT_EQ(r.status, 413u);  // not 100
+  EXPECT_EQ(r.code(), "body-too-large");
+  EXPECT_EQ(u64(obj(r).at("bytes_received")), 0u);
+  EXPECT_EQ(r.header("connection"), "close");
+  EXPECT_TRUE(c.closed_by_peer());
+  // Without Expect the answer comes before the client sends any body byte as well.
+  Client d(s.port());
+  d.send(head("POST", "/v1/validate", {"Content-Length: 50000000000"}));
+  EXPECT_EQ(d.read_response("POST", "/v1/validate").status, 413u);
+}
+
+TEST(ServiceValidate, ChunkedBodyOverTheLimitIs413) {
+  ServiceConfig cfg = test_config();
+  cfg.max_body_bytes = 10'000;
+  TestServer s(cfg);
+  Client c(s.port());
+  const std::string file = valid_file(20'000);
+  c.send(head("POST", "/v1/validate", {"Transfer-Encoding: chunked"}) + chunked(file, {5000, 5000, 5000}));
+  const HttpResponse r = c.read_response("POST", "/v1/validate");
+  EXPECT_EQ(r.status, 413u);
+  EXPECT_EQ(r.code(), "body-too-large");
+  EXPECT_GT(u64(obj(r).at("bytes_received")), 10'000u);
+}
+
+// The header is invalid: the answer comes while the client still holds most of the body, with
+// exactly the bytes it sent so far, and the connection is then closed.
+TEST(ServiceValidate, Early422WithTheBytesActuallyRead) {
+  TestServer s;
+  const std::string file = invalid_header_file(1'000'000);
+  const std::size_t sent = file.size() - 1'000'000 + 10;  // the header and 10 data bytes
+  Client c(s.port());
+  c.send(head("POST", "/v1/validate", {"Content-Length: " + std::to_string(file.size())}) +
+         file.substr(0, sent));
+  const HttpResponse r = c.read_response("POST", "/v1/validate");
+  ASSERT_EQ(r.status, 422u);
+  EXPECT_EQ(u64(obj(r).at("bytes_received")), sent);
+  EXPECT_EQ(obj(r).at("complete"), false);
+  EXPECT_TRUE(obj(r).at("sha256").is_null());
+  EXPECT_EQ(r.header("connection"), "close");
+  EXPECT_TRUE(c.closed_by_peer());
+  EXPECT_EQ(wait_for_metric(s.port(), "tensorgate_body_bytes_received_total", static_cast<double>(sent)),
+            static_cast<double>(sent));
+}
+
+TEST(ServiceValidate, Early422KeepsDrainingSoTheClientCanFinishSending) {
+  TestServer s;
+  const std::string file = invalid_header_file(200'000);
+  Client c(s.port());
+  c.send(head("POST", "/v1/validate", {"Content-Length: " + std::to_string(file.size())}) +
+         file.substr(0, 200));
+  EXPECT_EQ(c.read_response("POST", "/v1/validate").status, 422u);
+  EXPECT_TRUE(c.send(file.substr(200)));  // read and discarded during the linger, not reset
+  EXPECT_TRUE(c.closed_by_peer());
+}
+
+TEST(ServiceValidate, HeaderAboveTheServiceLimitIs413ValidationLimit) {
+  ServiceConfig cfg = test_config();
+  cfg.max_safetensors_header_bytes = 1000;
+  TestServer s(cfg);
+  const std::string file = tgtest::st_file(std::string(2000, ' ') + "{}");
+  const HttpResponse r = upload(s.port(), file);
+  EXPECT_EQ(r.status, 413u);
+  EXPECT_EQ(r.code(), "validation-limit");
+  EXPECT_EQ(obj(r).at("limit"), "header-bytes");
+}
+
+TEST(ServiceValidate, SpentHeaderBudgetIs503WithRetryAfter) {
+  ServiceConfig cfg = test_config();
+  cfg.header_memory_budget_bytes = 1000;
+  TestServer s(cfg);
+  const std::string big = valid_file(4000, std::string(1200, 'x'));
+  const HttpResponse r = upload(s.port(), big);
+  EXPECT_EQ(r.status, 503u);
+  EXPECT_EQ(r.code(), "memory-budget");
+  EXPECT_EQ(r.header("retry-after"), "5");
+  EXPECT_EQ(upload(s.port(), valid_file(4000)).status, 200u);  // a small header still fits
+}
+
+TEST(ServiceValidate, UploadsPastTheLimitAre503) {
+  ServiceConfig cfg = test_config();
+  cfg.max_concurrent_uploads = 1;
+  TestServer s(cfg);
+  const std::string file = valid_file(1000);
+  Client first(s.port());
+  first.send(head("POST", "/v1/validate", {"Content-Length: 1000", "Expect: 100-continue"}));
+  ASSERT_EQ(first.read_response().status, 100u);  // the first upload holds the slot
+  const HttpResponse r = upload(s.port(), file);
+  EXPECT_EQ(r.status, 503u);
+  EXPECT_EQ(r.code(), "over-capacity");
+  EXPECT_FALSE(r.header("retry-after").empty());
+  first.send(file);
+  EXPECT_EQ(first.read_response("POST", "/v1/validate").status, 200u);
+  EXPECT_EQ(wait_for_metric(s.port(), "tensorgate_uploads_in_flight", 0), 0);
+  EXPECT_EQ(upload(s.port(), file).status, 200u);  // the slot is free again
+}
+
+TEST(ServiceValidate, SeveralUploadsOnOneConnection) {
+  TestServer s;
+  Client c(s.port());
+  for (int i = 0; i < 3; ++i) {
+    const std::string file = valid_file(500 + static_cast<std::size_t>(i));
+    c.send(head("POST", "/v1/validate", {"Content-Length: " + std::to_string(file.size())}) + file);
+    const HttpResponse r = c.read_response("POST", "/v1/validate");
+    EXPECT_EQ(r.status, 200u);
+    EXPECT_EQ(str(obj(r).at("sha256")), sha256_hex(file));
+  }
+}
+
+}  // namespace
+}  // namespace tgservice
