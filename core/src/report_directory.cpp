@@ -1,5 +1,7 @@
 #include "report_directory.hpp"
 
+#include "tensorgate/report_writers.hpp"
+
 namespace tensorgate::detail {
 
 void write_directory_fields(JsonWriter& w, const DirectoryReport& r) {
@@ -41,3 +43,7 @@ void write_directory_fields(JsonWriter& w, const DirectoryReport& r) {
 }
 
 }  // namespace tensorgate::detail
+
+void tensorgate::write_directory_report_fields(JsonWriter& w, const DirectoryReport& report) {
+  detail::write_directory_fields(w, report);
+}

@@ -22,6 +22,7 @@ void add_limits(po::options_description& d, ServiceConfig& c, Durations& t) {
       ("read-buffer-bytes", po::value(&c.read_buffer_bytes)->default_value(c.read_buffer_bytes), "per-connection read buffer; bounds chunk headers and trailers")
       ("max-body-bytes", po::value(&c.max_body_bytes)->default_value(c.max_body_bytes), "largest upload; above: 413")
       ("max-name-bytes", po::value(&c.max_name_bytes)->default_value(c.max_name_bytes), "longest name= query value")
+      ("max-check-model-bytes", po::value(&c.max_check_model_bytes)->default_value(c.max_check_model_bytes), "largest /v1/check-model body; above: 413")
       ("max-safetensors-header-bytes", po::value(&c.max_safetensors_header_bytes)->default_value(c.max_safetensors_header_bytes), "largest safetensors header buffered; above (and within the format's cap): 413")
       ("header-memory-budget-bytes", po::value(&c.header_memory_budget_bytes)->default_value(c.header_memory_budget_bytes), "header bytes all uploads may buffer together; past it: 503")
       ("max-concurrent-uploads", po::value(&c.max_concurrent_uploads)->default_value(c.max_concurrent_uploads), "uploads at once; past it: 503")

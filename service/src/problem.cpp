@@ -16,6 +16,8 @@ constexpr std::array kProblems = {
     ProblemInfo{Problem::bad_target, "bad-target", 400, "The request target is not a path", false},
     ProblemInfo{Problem::bad_query, "bad-query", 400, "A query parameter is unknown or invalid",
                 false},
+    ProblemInfo{Problem::bad_check_model, "bad-check-model", 400,
+                "The body is not a model check request", false},
     ProblemInfo{Problem::not_found, "not-found", 404, "No such route", false},
     ProblemInfo{Problem::method_not_allowed, "method-not-allowed", 405,
                 "The route does not support this method", false},

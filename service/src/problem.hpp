@@ -17,6 +17,7 @@ enum class Problem : std::uint8_t {
   missing_host,               // 400 HTTP/1.1 without exactly one Host
   bad_target,                 // 400 not an origin-form path
   bad_query,                  // 400 unknown or malformed query parameter
+  bad_check_model,            // 400 a /v1/check-model body not of the documented form
   not_found,                  // 404
   method_not_allowed,         // 405
   length_required,            // 411

@@ -16,6 +16,7 @@ struct RouteRow {
 
 constexpr std::array kRoutes = {
     RouteRow{Route::validate, "/v1/validate", "POST, PUT"},
+    RouteRow{Route::check_model, "/v1/check-model", "POST"},
     RouteRow{Route::livez, "/livez", "GET"},
     RouteRow{Route::readyz, "/readyz", "GET"},
     RouteRow{Route::metrics, "/metrics", "GET"},
@@ -58,6 +59,7 @@ Route match_route(std::string_view path) {
 
 bool method_allowed(Route r, http::verb method) {
   if (r == Route::validate) return method == http::verb::post || method == http::verb::put;
+  if (r == Route::check_model) return method == http::verb::post;
   return method == http::verb::get;
 }
 

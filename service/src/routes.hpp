@@ -10,7 +10,7 @@ namespace tensorgate::service {
 
 class ServiceContext;
 
-enum class Route : std::uint8_t { validate, livez, readyz, metrics, rules, openapi, unknown };
+enum class Route : std::uint8_t { validate, check_model, livez, readyz, metrics, rules, openapi, unknown };
 
 std::string_view route_name(Route r);  // the metrics and log label: "/v1/validate", "other"
 Route match_route(std::string_view path);

@@ -35,6 +35,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   using Ops = StreamOps<Stream>;
   using HeadParser = http::request_parser<http::empty_body>;
   using UploadParser = http::request_parser<UploadBody>;
+  using JsonParser = http::request_parser<http::string_body>;
 
   // session_read.ipp: waiting for a request, its header, the checks, the routing.
   void wait_request();
@@ -54,6 +55,12 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void answer_early();
   void answer_report(const Report& report, bool complete);
   void answer_aborted(const Report& report);
+
+  // session_check_model.ipp: POST /v1/check-model, a JSON body read whole (bounded).
+  void start_check_model();
+  void read_json_body();
+  void on_json_body(error_code ec, std::size_t n);
+  void answer_check_model();
 
   // session_write.ipp: answers, the end of an exchange, closing.
   void answer(Response&& res);
@@ -76,6 +83,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   beast::flat_buffer buffer_;
   std::optional<HeadParser> head_;
   std::optional<UploadParser> body_;
+  std::optional<JsonParser> json_;
   std::unique_ptr<Upload> upload_;  // outlives body_, whose reader points to it
   bool holds_upload_slot_ = false;
   std::optional<Response> res_;
@@ -89,4 +97,5 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
 #include "session_read.ipp"
 #include "session_upload.ipp"
+#include "session_check_model.ipp"
 #include "session_write.ipp"

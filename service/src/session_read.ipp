@@ -96,6 +96,7 @@ void Session<Stream>::handle_request() {
   if (ex_.route == Route::unknown) return answer_problem(Problem::not_found);
   if (!method_allowed(ex_.route, req.method())) return answer_problem(Problem::method_not_allowed);
   if (ex_.route == Route::validate) return start_upload(target->query);
+  if (ex_.route == Route::check_model) return start_check_model();
   // GET routes read no body: one that came with a body is answered, then the connection closes.
   answer(answer_get(ex_.route, ctx_, ex_.version));
 }

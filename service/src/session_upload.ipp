@@ -45,6 +45,7 @@ void Session<Stream>::send_continue() {
   http::async_write(stream_, *continue_, [self = this->shared_from_this()](error_code ec, std::size_t) {
     self->continue_.reset();
     if (ec) return self->abort_exchange(499, "client-closed", {});
+    if (self->json_) return self->read_json_body();
     self->read_body();
   });
 }

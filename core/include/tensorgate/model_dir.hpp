@@ -69,6 +69,15 @@ struct DirectoryLimits {
 
 DirectoryReport check_model_directory(const ModelDirectory& dir, const DirectoryLimits& limits = {});
 
+// The service's POST /v1/check-model: {"config": {...} or null, "index": {...} or null,
+// "files": {"<file name>": <the report /v1/validate gave>}, "other_files": ["tokenizer.json",
+// ...]}. A request that is not of that form gets `error`; otherwise `report`.
+struct CheckModelResult {
+  std::optional<DirectoryReport> report;
+  std::string error;
+};
+CheckModelResult check_model_request(std::string_view request_json, const DirectoryLimits& limits = {});
+
 // The tinyllm conventions a lone file can be held to (format, quant, int4 pairs), at
 // `severity` (warning for a lone file).
 std::vector<Finding> tinyllm_file_findings(const FileInventory& file, Severity severity);

@@ -39,6 +39,9 @@ void write_sarif_report(std::span<const CheckedFile> files, const ReportOptions&
 void write_text_report(std::span<const CheckedFile> files, const ReportOptions& options,
                        const JsonWriter::Sink& sink);
 
+// The fields of a model directory's entry (format "model-directory"), without the braces.
+void write_directory_report_fields(JsonWriter& w, const DirectoryReport& report);
+
 // The rule catalogue as JSON (GET /v1/rules, docs).
 void write_rules_json(JsonWriter& w);
 

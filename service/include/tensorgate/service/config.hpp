@@ -26,6 +26,9 @@ struct ServiceConfig {
   std::uint64_t max_body_bytes = 64ull << 30;
   // Longest `name=` query value kept for the report.
   std::uint32_t max_name_bytes = 1024;
+  // Largest POST /v1/check-model body: the config, the index and every weights file's report
+  // with its tensor inventory, read whole. A 70B model's reports are a few MB. Above it: 413.
+  std::uint64_t max_check_model_bytes = 64ull << 20;
 
   // --- validation --------------------------------------------------------------------------
   // Largest safetensors header buffered: the format's own 100,000,000. A lower value turns

@@ -1,0 +1,102 @@
+// The service's POST /v1/check-model: a model directory described by the hub instead of read
+// from disk. `config` and `index` are the documents themselves; `files` maps each weights
+// file's name to the report /v1/validate gave it (its tensor inventory included).
+#include <boost/json.hpp>
+
+#include "json_doc.hpp"
+#include "tensorgate/model_dir.hpp"
+
+namespace tensorgate {
+namespace {
+
+std::optional<std::string> inventory_error(const std::string& name) {
+  return "files[" + name + "] is not a /v1/validate report with its tensor inventory (validate with tensors=true)";
+}
+
+// A file's inventory from the JSON report /v1/validate gave for it.
+std::optional<std::string> read_inventory(const std::string& name, const boost::json::value& report,
+                                          FileInventory& out) {
+  out.name = name;
+  const auto* r = report.if_object();
+  const auto* valid = r ? r->if_contains("valid") : nullptr;
+  if (!valid || !valid->is_bool()) return inventory_error(name);
+  out.valid = valid->as_bool();
+  const auto* summary = r->if_contains("summary");
+  if (!summary || summary->is_null()) return out.valid ? inventory_error(name) : std::nullopt;
+  const auto* s = summary->if_object();
+  const auto* meta = s ? s->if_contains("metadata") : nullptr;
+  const auto* tensors = s ? s->if_contains("tensors") : nullptr;
+  if (!meta || !meta->is_object() || !tensors || !tensors->is_array()) return inventory_error(name);
+  for (const auto& [k, v] : meta->as_object()) {
+    if (!v.is_string()) return inventory_error(name);
+    out.metadata.emplace_back(std::string(k), std::string(v.as_string()));
+  }
+  for (const auto& t : tensors->as_array()) {
+    const auto* o = t.if_object();
+    const auto* tn = o ? o->if_contains("name") : nullptr;
+    const auto* dt = o ? o->if_contains("dtype") : nullptr;
+    const auto* sh = o ? o->if_contains("shape") : nullptr;
+    const auto* off = o ? o->if_contains("data_offsets") : nullptr;
+    if (!tn || !tn->is_string() || !dt || !dt->is_string() || !sh || !sh->is_array() || !off || !off->is_array() ||
+        off->as_array().size() != 2 || !off->as_array()[0].is_number() || !off->as_array()[1].is_number())
+      return inventory_error(name);
+    InventoryTensor it{std::string(tn->as_string()), std::string(dt->as_string()), {}, 0};
+    for (const auto& d : sh->as_array()) {
+      if (!d.is_uint64() && !(d.is_int64() && d.as_int64() >= 0)) return inventory_error(name);
+      it.shape.push_back(d.to_number<std::uint64_t>());
+    }
+    boost::json::error_code ec;
+    const auto begin = off->as_array()[0].to_number<std::uint64_t>(ec);
+    const auto end = off->as_array()[1].to_number<std::uint64_t>(ec);
+    if (ec || end < begin) return inventory_error(name);
+    it.bytes = end - begin;
+    out.tensors.push_back(std::move(it));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+CheckModelResult check_model_request(std::string_view request_json, const DirectoryLimits& limits) {
+  CheckModelResult result;
+  detail::JsonDoc doc = detail::parse_json_object(request_json, limits);
+  if (!doc.object) {
+    result.error = "the request is not a JSON object: " + doc.error;
+    return result;
+  }
+  const boost::json::object& req = *doc.object;
+  const auto* config = req.if_contains("config");
+  const auto* index = req.if_contains("index");
+  const auto* files = req.if_contains("files");
+  const auto* others = req.if_contains("other_files");
+  if (!files || !files->is_object()) {
+    result.error = "the request needs \"files\", an object of file name to /v1/validate report";
+    return result;
+  }
+  ModelDirectory dir;
+  if (config && !config->is_null()) dir.config_json = boost::json::serialize(*config);
+  if (index && !index->is_null()) dir.index_json = boost::json::serialize(*index);
+  if (dir.config_json) dir.file_names.push_back("config.json");
+  if (dir.index_json) dir.file_names.push_back("model.safetensors.index.json");
+  if (others && others->is_array()) {
+    for (const auto& n : others->as_array()) {
+      if (!n.is_string()) continue;
+      dir.file_names.emplace_back(n.as_string());
+      dir.has_tokenizer_json = dir.has_tokenizer_json || n.as_string() == "tokenizer.json";
+    }
+  }
+  for (const auto& [name, report] : files->as_object()) {
+    dir.file_names.emplace_back(name);
+    if (!std::string_view(name).ends_with(".safetensors")) continue;
+    FileInventory inv;
+    if (auto err = read_inventory(std::string(name), report, inv)) {
+      result.error = std::move(*err);
+      return result;
+    }
+    dir.weights.push_back(std::move(inv));
+  }
+  result.report = check_model_directory(dir, limits);
+  return result;
+}
+
+}  // namespace tensorgate

@@ -1,0 +1,76 @@
+// Session: POST /v1/check-model (issue 6): the hub sends a model's config, index and the reports
+// /v1/validate gave its files; the answer is the cross-file report, 200 valid or 422 invalid.
+// The body is small next to an upload and read whole, within max_check_model_bytes, with an
+// idle deadline per read. Included by session.hpp.
+#pragma once
+
+#include "tensorgate/model_dir.hpp"
+#include "tensorgate/report_writers.hpp"
+
+namespace tensorgate::service {
+
+template <class Stream>
+void Session<Stream>::start_check_model() {
+  const RequestHeader& req = head_->get();
+  if (const auto p = refuse_upload(req)) return answer_problem(*p);
+  const boost::optional<std::uint64_t> length = head_->content_length();
+  if (length && *length > cfg_.max_check_model_bytes)
+    return answer_problem(Problem::body_too_large,
+                          "the limit is " + std::to_string(cfg_.max_check_model_bytes) + " bytes");
+  const bool wants_continue = expects_continue(req);
+  json_.emplace(std::move(*head_));
+  json_->body_limit(cfg_.max_check_model_bytes);
+  head_.reset();
+  buffer_.reserve(cfg_.read_buffer_bytes);
+  if (wants_continue && !json_->is_done()) return send_continue();
+  read_json_body();
+}
+
+template <class Stream>
+void Session<Stream>::read_json_body() {
+  if (json_->is_done()) return answer_check_model();
+  Ops::set_deadline(stream_, cfg_.body_idle_timeout);
+  http::async_read_some(stream_, buffer_, *json_, bind(&Session::on_json_body));
+}
+
+template <class Stream>
+void Session<Stream>::on_json_body(error_code ec, std::size_t) {
+  if (ec == beast::error::timeout) return abort_exchange(408, "timeout-body", "body");
+  if (ec == http::error::body_limit)
+    return answer_problem(Problem::body_too_large,
+                          "the limit is " + std::to_string(cfg_.max_check_model_bytes) + " bytes");
+  if (ec == http::error::end_of_stream || ec == http::error::partial_message ||
+      ec == net::error::eof || ec == net::error::connection_reset ||
+      ec == net::error::operation_aborted)
+    return abort_exchange(499, "client-closed", {});
+  if (ec) return answer_problem(Problem::bad_request, "malformed body");
+  read_json_body();
+}
+
+template <class Stream>
+void Session<Stream>::answer_check_model() {
+  ex_.body_pending = false;
+  DirectoryLimits limits;
+  limits.max_json_bytes = cfg_.max_check_model_bytes;
+  const CheckModelResult result = check_model_request(json_->get().body(), limits);
+  json_.reset();
+  if (!result.report) return answer_problem(Problem::bad_check_model, result.error);
+  std::string body;
+  {
+    JsonWriter w([&body](std::string_view s) { body.append(s); });
+    w.begin_object();
+    w.field("schema", "tensorgate.check-model/1");
+    w.field("request_id", ex_.id);
+    write_directory_report_fields(w, *result.report);
+    w.end_object();
+  }
+  body.push_back('\n');
+  Response res{result.report->valid ? http::status::ok : http::status::unprocessable_entity, ex_.version};
+  res.set(http::field::content_type, "application/json");
+  res.set(http::field::cache_control, "no-store");
+  res.body() = std::move(body);
+  res.prepare_payload();
+  answer(std::move(res));
+}
+
+}  // namespace tensorgate::service
