@@ -61,8 +61,13 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
 
 void add_tinyllm_warnings(CheckedFile& file) {
   if (!file.report || !file.report->safetensors) return;
+  // Only files that claim the conventions pay for an inventory.
+  const auto& metadata = file.report->safetensors->metadata;
+  const bool claims = std::any_of(metadata.begin(), metadata.end(), [](const auto& kv) {
+    return (kv.first == "format" && kv.second == "tinyllm") || kv.first == "quant";
+  });
+  if (!claims) return;
   const FileInventory inv = inventory_of(fs::path(file.path).filename().string(), *file.report);
-  if (inv.metadata_value("format") != std::optional<std::string>("tinyllm") && !inv.metadata_value("quant")) return;
   for (Finding& f : tinyllm_file_findings(inv, Severity::warning)) file.report->findings.push_back(std::move(f));
 }
 
