@@ -3,7 +3,6 @@
 // keys after unescaping, one object), ST3 (__metadata__) and ST4 (tensor entries) in one pass.
 // It never recurses: nesting is an explicit frame stack, bounded by Limits::max_json_depth
 // (which basic_parser enforces before calling us).
-#include <boost/container_hash/hash.hpp>
 #include <boost/json/basic_parser.hpp>
 #include <boost/unordered/unordered_flat_set.hpp>
 #include <cstdint>
@@ -12,17 +11,16 @@
 #include <vector>
 
 #include "finding_list.hpp"
+#include "seeded_hash.hpp"
 #include "table_builder.hpp"
 
 namespace tensorgate::detail {
 
 // Hashes and compares StrRefs by the text they refer to.
 struct RefHash {
+  using is_avalanching = std::true_type;  // seeded_hash mixes fully: no post-mixing needed
   const TableBuilder* table;
-  std::size_t operator()(StrRef r) const {
-    const std::string_view s = table->str(r);
-    return boost::hash_range(s.begin(), s.end());  // Boost 1.81: 4 bytes a step, well mixed
-  }
+  std::size_t operator()(StrRef r) const { return seeded_hash(table->str(r)); }
 };
 struct RefEq {
   const TableBuilder* table;

@@ -62,11 +62,31 @@ void SafetensorsValidator::add_valid_file_facts() {
     findings_.add(Rule::stw_reference_version, "no version of the reference reader loads this file");
     return;
   }
-  Version oldest = kOldestCheckedReference;
-  for (std::size_t i = 0; i < table_->size(); ++i)
-    oldest = std::max(oldest, dtype_info(static_cast<Dtype>(table_->record(i).dtype)).since);
   findings_.add(Rule::stw_reference_version,
-                "the reference reader loads this file from version " + version_string(oldest));
+                "the reference reader loads this file from version " + version_string(facts_.oldest));
+}
+
+// One pass over the tensors once the header is understood: what the summary and the version
+// line need, computed once however often a report is taken.
+SafetensorsValidator::HeaderFacts SafetensorsValidator::header_facts() const {
+  HeaderFacts f;
+  std::array<DtypeTotals, kDtypeCount> totals{};
+  for (const TensorTable::Record& r : table_->records()) {
+    std::uint64_t elements = 1;
+    for (const std::uint64_t d : r.shape()) elements *= d;  // exact: checked by ST4
+    DtypeTotals& t = totals[r.dtype];
+    t.dtype = static_cast<Dtype>(r.dtype);
+    ++t.tensors;
+    t.parameters = saturating_add(t.parameters, elements);
+    t.bytes = saturating_add(t.bytes, r.end - r.begin);
+  }
+  for (const DtypeTotals& t : totals) {
+    if (t.tensors == 0) continue;
+    f.by_dtype.push_back(t);
+    f.oldest = std::max(f.oldest, dtype_info(t.dtype).since);
+  }
+  f.architecture = guess_architecture(*table_);
+  return f;
 }
 
 SafetensorsSummary SafetensorsValidator::summary() const {
@@ -74,23 +94,8 @@ SafetensorsSummary SafetensorsValidator::summary() const {
   s.header_length = n_;
   s.data_length = covered_.value_or(0);
   s.tensor_count = table_->size();
-  std::array<DtypeTotals, kDtypeCount> totals{};
-  Version oldest = kOldestCheckedReference;
-  for (std::size_t i = 0; i < table_->size(); ++i) {
-    const auto& r = table_->record(i);
-    const auto dtype = static_cast<Dtype>(r.dtype);
-    std::uint64_t elements = 1;
-    for (const std::uint64_t d : r.shape()) elements *= d;  // exact: checked by ST4
-    DtypeTotals& t = totals[r.dtype];
-    t.dtype = dtype;
-    ++t.tensors;
-    t.parameters = saturating_add(t.parameters, elements);
-    t.bytes = saturating_add(t.bytes, r.end - r.begin);
-    oldest = std::max(oldest, dtype_info(dtype).since);
-  }
-  for (const DtypeTotals& t : totals) {
-    if (t.tensors == 0) continue;
-    s.by_dtype.push_back(t);
+  s.by_dtype = facts_.by_dtype;
+  for (const DtypeTotals& t : s.by_dtype) {
     s.parameters = saturating_add(s.parameters, t.parameters);
     s.bytes = saturating_add(s.bytes, t.bytes);
   }
@@ -98,10 +103,9 @@ SafetensorsSummary SafetensorsValidator::summary() const {
     const auto [key, value] = table_->metadata(i);
     s.metadata.emplace_back(key, value);
   }
-  auto guess = guess_architecture(*table_);
-  s.architecture = std::move(guess.architecture);
-  s.layers = guess.layers;
-  if (!reference_rejects_) s.min_reference_version = oldest;
+  s.architecture = facts_.architecture.architecture;
+  s.layers = facts_.architecture.layers;
+  if (!reference_rejects_) s.min_reference_version = facts_.oldest;
   s.tensors = table_;
   return s;
 }

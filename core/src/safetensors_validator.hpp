@@ -36,6 +36,12 @@ class SafetensorsValidator final : public Validator {
   bool reserve_header(std::uint64_t bytes);
   void add_end_of_input_findings();
   void add_valid_file_facts();
+  struct HeaderFacts {
+    std::vector<DtypeTotals> by_dtype;  // canonical order, dtypes present only
+    Version oldest = kOldestCheckedReference;
+    ArchitectureGuess architecture;
+  };
+  HeaderFacts header_facts() const;
   SafetensorsSummary summary() const;
   Progress progress() const;
 
@@ -60,6 +66,7 @@ class SafetensorsValidator final : public Validator {
   std::optional<std::uint64_t> covered_;  // data length the tensors cover (ST5)
   bool end_checked_ = false;
   std::optional<bool> canonical_;  // decided by finish() for valid files
+  HeaderFacts facts_;              // set once the header is understood
 };
 
 }  // namespace tensorgate::detail

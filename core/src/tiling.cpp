@@ -16,13 +16,6 @@ bool canonical_less(const TensorTable& table, std::uint32_t a, std::uint32_t b) 
 
 std::optional<std::uint64_t> check_tiling(TensorTable& table, FindingList& findings,
                                           std::uint64_t data_start) {
-  std::vector<std::uint32_t> order;
-  order.reserve(table.size());
-  for (std::uint32_t i = 0; i < table.size(); ++i) {
-    // Every entry as written takes part, duplicates included: the layout is the file's.
-    if (!(table.record(i).flags & TensorTable::kHasOffsets)) return std::nullopt;
-    order.push_back(i);
-  }
   auto by_offsets = [&](std::uint32_t a, std::uint32_t b) {
     const auto& ra = table.record(a);
     const auto& rb = table.record(b);
@@ -30,9 +23,24 @@ std::optional<std::uint64_t> check_tiling(TensorTable& table, FindingList& findi
     if (ra.end != rb.end) return ra.end < rb.end;
     return canonical_less(table, a, b);
   };
-  // Files written by the reference are already in data order: check before sorting.
-  if (!std::is_sorted(order.begin(), order.end(), by_offsets))
-    std::sort(order.begin(), order.end(), by_offsets);
+  // One sequential pass collects the entries and finds whether they are already in data order
+  // (files written by the reference are); only otherwise do they get sorted.
+  std::vector<std::uint32_t> order;
+  order.reserve(table.size());
+  bool sorted = true;
+  const TensorTable::Record* previous = nullptr;
+  for (const TensorTable::Record& r : table.records()) {
+    // Every entry as written takes part, duplicates included: the layout is the file's.
+    if (!(r.flags & TensorTable::kHasOffsets)) return std::nullopt;
+    const auto i = static_cast<std::uint32_t>(order.size());
+    if (sorted && previous &&
+        (r.begin < previous->begin || (r.begin == previous->begin && (r.end < previous->end ||
+                                                                      (r.end == previous->end && by_offsets(i, i - 1))))))
+      sorted = false;
+    order.push_back(i);
+    previous = &r;
+  }
+  if (!sorted) std::sort(order.begin(), order.end(), by_offsets);
 
   std::uint64_t covered = 0;
   for (const std::uint32_t i : order) {

@@ -61,6 +61,7 @@ class TensorTable {
   std::size_t size() const { return records_.size(); }
   TensorView operator[](std::size_t i) const;
   const Record& record(std::size_t i) const { return records_[i]; }
+  const std::deque<Record>& records() const { return records_; }  // header order
   std::string_view str(StrRef r) const {
     return std::string_view(r.in_arena ? arena_ : header_).substr(r.off, r.len);
   }
