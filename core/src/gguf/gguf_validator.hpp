@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "../seeded_hash.hpp"
 #include "../uint128.hpp"
 #include "arena.hpp"
 #include "marked_findings.hpp"
@@ -57,8 +58,10 @@ inline std::optional<std::string_view> name_of(const GgufTensorTable::Record& r)
   return r.name;
 }
 
+// Keyed per process (seeded_hash.hpp): nobody can prepare names that all collide.
 struct StringHash {
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  using is_avalanching = std::true_type;
+  std::size_t operator()(std::string_view s) const { return seeded_hash(s); }
 };
 using StringSet = boost::unordered_flat_set<std::string_view, StringHash>;
 
