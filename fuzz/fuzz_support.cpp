@@ -9,15 +9,7 @@
 
 namespace tgfuzz {
 
-std::string render(const tensorgate::Report& report) {
-  std::string out;
-  tensorgate::JsonWriter w([&](std::string_view s) { out += s; });
-  w.begin_object();
-  tensorgate::write_report_fields(w, report, tensorgate::ReportOptions{});
-  w.end_object();
-  w.flush();
-  return out;
-}
+std::string render(const tensorgate::Report& report) { return tensorgate::report_json(report); }
 
 void require(bool ok, std::string_view name, std::string_view detail) {
   if (ok) return;

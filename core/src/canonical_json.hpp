@@ -13,6 +13,8 @@
 namespace tensorgate::detail {
 
 void append_json_string(std::string& out, std::string_view s);
+// The escape of one byte that JSON requires escaped: '"', '\\' or a control character.
+void append_escape(std::string& out, unsigned char c);
 void append_u64(std::string& out, std::uint64_t v);
 
 // `"name":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]}`

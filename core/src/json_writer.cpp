@@ -1,5 +1,6 @@
 #include "tensorgate/json_writer.hpp"
 
+#include "canonical_json.hpp"
 #include "tensorgate/utf8.hpp"
 
 #include <charconv>
@@ -8,7 +9,6 @@
 namespace tensorgate {
 
 void append_json_string_lossy(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
   std::size_t i = 0;
   while (i < s.size()) {
@@ -25,17 +25,7 @@ void append_json_string_lossy(std::string& out, std::string_view s) {
       continue;
     }
     if (c < 0x80) {
-      switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-      }
+      detail::append_escape(out, c);
       ++i;
       continue;
     }

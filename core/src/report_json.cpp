@@ -114,6 +114,16 @@ void write_report_fields(JsonWriter& w, const Report& r, const ReportOptions& op
   else w.null();
 }
 
+std::string report_json(const Report& report, const ReportOptions& options) {
+  std::string out;
+  JsonWriter w([&out](std::string_view s) { out += s; });
+  w.begin_object();
+  write_report_fields(w, report, options);
+  w.end_object();
+  w.flush();
+  return out;
+}
+
 void write_json_report(std::span<const CheckedFile> files, const ReportOptions& options,
                        const JsonWriter::Sink& sink) {
   JsonWriter w(sink);

@@ -17,14 +17,6 @@ tensorgate::Report feed_split(const ValidatorFactory& make, std::string_view byt
   return v->finish();
 }
 
-std::string render(const tensorgate::Report& r) {
-  std::string out;
-  tensorgate::JsonWriter w([&](std::string_view s) { out += s; });
-  w.begin_object();
-  tensorgate::write_report_fields(w, r, tensorgate::ReportOptions{});
-  w.end_object();
-  w.flush();
-  return out;
-}
+std::string render(const tensorgate::Report& r) { return tensorgate::report_json(r); }
 
 }  // namespace tgtest

@@ -31,6 +31,8 @@ struct ReportOptions {
 
 // The fields of one file's report object (without the braces), for callers that add fields.
 void write_report_fields(JsonWriter& w, const Report& report, const ReportOptions& options);
+// One file's report as a JSON object: equal texts mean equal reports (tests, fuzzers).
+std::string report_json(const Report& report, const ReportOptions& options = {});
 
 void write_json_report(std::span<const CheckedFile> files, const ReportOptions& options,
                        const JsonWriter::Sink& sink);
