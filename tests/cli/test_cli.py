@@ -136,6 +136,23 @@ class CliTest(unittest.TestCase):
         out = run("check", "--format", "sarif", model)
         jsonschema.validate(json.loads(out.stdout), self.sarif_schema)
 
+    def test_gguf_seeds_get_their_verdict_and_family(self):
+        gguf = os.path.join(ROOT, "corpus", "gguf_fuzzer")
+        names = sorted(n for n in os.listdir(gguf) if n.endswith(".gguf"))
+        self.assertGreater(len(names), 20)
+        for name in names:
+            with self.subTest(name=name):
+                code, doc = self.check_json(os.path.join(gguf, name))
+                report = doc["files"][0]
+                self.assertEqual(report["format"], "gguf")
+                if name.startswith("valid_"):
+                    self.assertTrue(report["valid"])
+                    self.assertEqual(code, 0)
+                else:
+                    self.assertFalse(report["valid"])
+                    self.assertEqual(code, 1)
+                    self.assertEqual(families(report, "error")[0], name.split("_")[0].upper())
+
     def test_no_tensors_flag(self):
         _, doc = self.check_json("--no-tensors", os.path.join(self.samples, "valid-llama-2-layers.safetensors"))
         summary = doc["files"][0]["summary"]
