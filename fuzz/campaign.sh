@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ ${#targets[@]} -eq 0 ]; then
-  mapfile -t targets < <(sed -n 's/^tg_fuzzer(\([a-z_0-9]*\).*/\1/p' fuzz/CMakeLists.txt)
+  mapfile -t targets < <(sed -n 's/^ *tg_fuzzer(\([a-z_0-9]*\).*/\1/p' fuzz/CMakeLists.txt)
 fi
 
 work=build/campaign
@@ -61,8 +61,11 @@ for t in "${targets[@]}"; do
     } >corpus/"$t"/regressions/"$name".note
   done
 
+  # Fork mode's status lines: "#<executions>: cov: C ft: F corp: N exec/s E ... time: <seconds>s"
   last=$(grep -E '^#[0-9]+: cov:' "$out/fuzz.log" | tail -1 || true)
-  execs=$(sed -n 's/.*exec\/s: \([0-9]*\).*/\1/p' <<<"$last")
+  runs=$(sed -n 's/^#\([0-9]*\):.*/\1/p' <<<"$last")
+  secs=$(sed -n 's/.* time: \([0-9]*\)s.*/\1/p' <<<"$last")
+  execs=$([ -n "$runs" ] && [ "${secs:-0}" -gt 0 ] && echo $((runs / secs)) || echo "?")
   features=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
   size=$(find corpus/"$t" -type f ! -name '*.note' | wc -l)
   printf '%s\t%s\t%s\t%s\t%s\n' "$t" "${execs:-?}" "$size" "${features:-?}" "$crashes" >>"$summary"

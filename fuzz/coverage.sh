@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  mapfile -t targets < <(sed -n 's/^tg_fuzzer(\([a-z_0-9]*\).*/\1/p' fuzz/CMakeLists.txt)
+  mapfile -t targets < <(sed -n 's/^ *tg_fuzzer(\([a-z_0-9]*\).*/\1/p' fuzz/CMakeLists.txt)
 fi
 
 build=build/coverage
