@@ -23,21 +23,6 @@ HeaderHandler::HeaderHandler(TableBuilder& table, FindingList& findings, std::ui
   frames_.reserve(max_depth + 1);
 }
 
-HeaderHandler::Want HeaderHandler::current_want() const {
-  if (frames_.empty()) return Want::root;
-  switch (frames_.back().ctx) {
-    case Ctx::shape: return Want::dim;
-    case Ctx::offsets: return Want::offset;
-    case Ctx::skip_array: return Want::skip;
-    default: return want_;
-  }
-}
-
-void HeaderHandler::note_pos(string_view s) {
-  if (std::less_equal<const char*>{}(header_begin_, s.data()) && std::less<const char*>{}(s.data(), header_end_))
-    last_pos_ = static_cast<std::uint64_t>(s.data() - header_begin_);
-}
-
 void HeaderHandler::add(Rule rule, std::string message, std::optional<std::uint64_t> pos) {
   findings_.add(rule, std::move(message), 8 + pos.value_or(last_pos_), entry_name());
 }

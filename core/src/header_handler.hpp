@@ -6,6 +6,7 @@
 #include <boost/json/basic_parser.hpp>
 #include <boost/unordered/unordered_flat_set.hpp>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -86,8 +87,20 @@ class HeaderHandler {
     std::uint64_t offsets[2] = {0, 0};
   };
 
-  Want current_want() const;
-  void note_pos(string_view s);
+  // What the next value means: arrays decide by their kind, objects by the last key.
+  Want current_want() const {
+    if (frames_.empty()) return Want::root;
+    switch (frames_.back().ctx) {
+      case Ctx::shape: return Want::dim;
+      case Ctx::offsets: return Want::offset;
+      case Ctx::skip_array: return Want::skip;
+      default: return want_;
+    }
+  }
+  void note_pos(string_view s) {
+    if (std::less_equal<const char*>{}(header_begin_, s.data()) && std::less<const char*>{}(s.data(), header_end_))
+      last_pos_ = static_cast<std::uint64_t>(s.data() - header_begin_);
+  }
   StrRef collect(string_view s, bool final);
   void value(Kind kind, string_view text = {}, std::uint64_t integer = 0);
   void push(Ctx ctx);
