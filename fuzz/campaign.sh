@@ -57,7 +57,7 @@ for t in "${targets[@]}"; do
     cp "$crash.min" corpus/"$t"/regressions/"$name"
     {
       echo "found by fuzz/campaign.sh on $(date -u +%F) ($t, $kind)"
-      "$bin" "$crash.min" 2>&1 | grep -m3 -E 'INVARIANT|ERROR: |SUMMARY: |runtime error' || echo "no diagnostic line"
+      { "$bin" "$crash.min" 2>&1 || true; } | grep -m3 -E 'INVARIANT|ERROR: |SUMMARY: |runtime error' || echo "no diagnostic line"
     } >corpus/"$t"/regressions/"$name".note
   done
 

@@ -100,6 +100,8 @@ TEST(Writer, RefusesDuplicatesInvalidUtf8AndWrongSizes) {
   EXPECT_EQ(tensorgate::write_safetensors(across_dtypes).error, "duplicate tensor name");
   const TensorSpec wrong{"a", Dtype::F32, {2}, bytes_of(four)};
   EXPECT_FALSE(tensorgate::write_safetensors(std::span(&wrong, 1)).ok());
+  const TensorSpec reserved{"__metadata__", Dtype::F32, {1}, bytes_of(four)};
+  EXPECT_EQ(tensorgate::write_safetensors(std::span(&reserved, 1)).error, "tensor name __metadata__ is reserved");
   const TensorSpec bad_name{"a\xff", Dtype::F32, {1}, bytes_of(four)};
   EXPECT_EQ(tensorgate::write_safetensors(std::span(&bad_name, 1)).error, "tensor name is not valid UTF-8");
   EXPECT_EQ(tensorgate::write_safetensors({}, {{"k", "\xc0\x80"}}).error, "metadata is not valid UTF-8");

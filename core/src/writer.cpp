@@ -30,8 +30,11 @@ bool byte_size(std::span<const std::uint64_t> shape, Dtype dtype, std::uint64_t&
 
 // What the canonical writer refuses: names or metadata that JSON cannot carry, duplicates.
 std::string refusal(const std::vector<const TensorSpec*>& order, const Metadata& metadata) {
-  for (const TensorSpec* t : order)
+  for (const TensorSpec* t : order) {
     if (!is_valid_utf8(t->name)) return "tensor name is not valid UTF-8";
+    // The header's one reserved key: a tensor of that name would be read as the metadata.
+    if (t->name == "__metadata__") return "tensor name __metadata__ is reserved";
+  }
   for (const auto& [key, value] : metadata)
     if (!is_valid_utf8(key) || !is_valid_utf8(value)) return "metadata is not valid UTF-8";
   // Names must be unique across dtypes too: the canonical order only sorts them within one.

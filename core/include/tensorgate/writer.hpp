@@ -26,7 +26,8 @@ using Metadata = std::vector<std::pair<std::string, std::string>>;
 struct WriteResult {
   std::string bytes;  // the whole file
   std::string error;  // empty on success: a duplicate name, a name or metadata that is not
-                      // valid UTF-8 (JSON cannot carry it), or data of the wrong size
+                      // valid UTF-8 (JSON cannot carry it), a tensor named __metadata__, or
+                      // data of the wrong size
   bool ok() const { return error.empty(); }
 };
 
