@@ -29,7 +29,7 @@ inline std::size_t seeded_hash(std::string_view s) {
     h = fold(h ^ v, k1);
   }
   std::uint64_t tail = 0;
-  std::memcpy(&tail, p, n);
+  if (n) std::memcpy(&tail, p, n);  // an empty view's data() may be null: no memcpy from it
   return fold(fold(h ^ tail, k2 ^ n), k0);
 }
 
