@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "audit_command.hpp"
 #include "check_command.hpp"
 #include "tensorgate/service/serve.hpp"
 #include "tensorgate/report_writers.hpp"
@@ -14,6 +15,7 @@ const char* const kUsage =
     "usage: tensorgate <command> [options]\n"
     "commands:\n"
     "  check PATH...   validate files and directories (tensorgate check --help)\n"
+    "  audit SRC GGUF  prove a GGUF holds the checkpoint of SRC (tensorgate audit --help)\n"
     "  serve           run the HTTP validation service (tensorgate serve --help)\n"
     "  rules           print the rule catalogue as JSON\n"
     "  version         print the version\n";
@@ -28,6 +30,7 @@ int main(int argc, char** argv) {
   const std::string_view command = argv[1];
   const std::vector<std::string> rest(argv + 2, argv + argc);
   if (command == "check") return tensorgate::cli::run_check(rest);
+  if (command == "audit") return tensorgate::cli::run_audit(rest);
   if (command == "serve") return tensorgate::service::run_serve(rest);
   if (command == "rules") {
     tensorgate::JsonWriter w([](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); });

@@ -1,5 +1,6 @@
 #include <string>
 
+#include "audit/audit_writers.hpp"
 #include "report_directory.hpp"
 #include "report_gguf_json.hpp"
 #include "tensorgate/report_writers.hpp"
@@ -141,6 +142,8 @@ void write_json_report(std::span<const CheckedFile> files, const ReportOptions& 
     w.field("path", f.path);
     if (f.directory) {
       detail::write_directory_fields(w, *f.directory);
+    } else if (f.audit) {
+      detail::write_audit_fields(w, *f.audit);
     } else if (f.report) {
       write_report_fields(w, *f.report, options);
       w.key("error");

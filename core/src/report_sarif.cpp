@@ -162,7 +162,10 @@ void write_sarif_report(std::span<const CheckedFile> files, const ReportOptions&
   w.begin_array();
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::vector<Finding>* findings =
-        files[i].report ? &files[i].report->findings : files[i].directory ? &files[i].directory->findings : nullptr;
+        files[i].report      ? &files[i].report->findings
+        : files[i].directory ? &files[i].directory->findings
+        : files[i].audit     ? &files[i].audit->findings
+                             : nullptr;
     if (!findings) continue;
     const std::string uri = path_uri(files[i].path);
     for (const Finding& f : *findings) write_result(w, f, uri, i);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "audit/audit_writers.hpp"
 #include "printable.hpp"
 #include "tensorgate/report_writers.hpp"
 
@@ -122,6 +123,11 @@ void write_text_report(std::span<const CheckedFile> files, const ReportOptions& 
   const Style st{options.colour};
   std::size_t valid = 0;
   for (const CheckedFile& f : files) {
+    if (f.audit) {  // a table of its own (docs/audit.md)
+      sink(detail::audit_text(f.path, *f.audit, options.colour));
+      valid += f.audit->faithful;
+      continue;
+    }
     sink(headline(f, st) + "\n");
     const std::vector<Finding>* findings =
         f.report ? &f.report->findings : f.directory ? &f.directory->findings : nullptr;

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "tensorgate/audit.hpp"
 #include "tensorgate/json_writer.hpp"
 #include "tensorgate/model_dir.hpp"
 #include "tensorgate/report.hpp"
@@ -15,13 +16,14 @@ namespace tensorgate {
 inline constexpr std::string_view kReportSchema = "tensorgate.report/1";
 std::string_view tool_version();
 
-// One checked path: a file's report, a model directory's cross-file report, or the reason
-// there is none (I/O error).
+// One checked path: a file's report, a model directory's cross-file report, a conversion
+// audit (path: the GGUF; format "conversion-audit"), or the reason there is none (I/O error).
 struct CheckedFile {
   std::string path;
   std::optional<Report> report;
   std::optional<std::string> error;
   std::optional<DirectoryReport> directory = std::nullopt;
+  std::optional<AuditReport> audit = std::nullopt;
 };
 
 struct ReportOptions {

@@ -116,6 +116,7 @@ void GgufValidator::start_element(std::uint32_t type) {
 
 void GgufValidator::on_scalar(std::uint64_t raw) {
   const std::uint32_t t = shape_.type;
+  scalar_bits_ = raw;
   if (t == kBool && raw > 1)
     findings_.add(Rule::gg2_bool, "the bool " + quoted(key_) + " is " + std::to_string(raw) + ", not 0 or 1", field_pos_);
   if (is_integer_type(t)) {

@@ -52,8 +52,9 @@ KeyRole classify_key(std::string_view key) {
 // Before a pair's value is read: whether its string is kept (summary) or scanned (template).
 void GgufValidator::begin_value_facts(std::uint32_t type) {
   const bool first = !kv_duplicate_;
-  str_retain_ = first && type == kString &&
-                (role_ == KeyRole::architecture || role_ == KeyRole::name || role_ == KeyRole::tokenizer_model);
+  // Every top-level string is retained (cut at kRetain): the summary shows some, and short
+  // ones are kept as scalars (keep_scalar).
+  str_retain_ = first && type == kString;
   str_scan_ = type == kString && role_ == KeyRole::chat_template;
   if (str_scan_) scan_.reset();
   retained_.clear();
@@ -67,7 +68,9 @@ void GgufValidator::note_string_utf8(std::uint64_t at) {
 
 // A pair is complete: remember what the summary and the later checks need.
 void GgufValidator::record_kv_facts() {
-  if (kv_duplicate_ || role_ == KeyRole::none) return;
+  if (kv_duplicate_) return;
+  keep_scalar();
+  if (role_ == KeyRole::none) return;
   const auto wrong_type = [&](Rule rule, std::string_view expected) {
     findings_.add(rule, quoted(key_) + " is " + shape_name(shape_) + ", not " + std::string(expected), shape_.pos);
   };
@@ -122,6 +125,19 @@ void GgufValidator::record_kv_facts() {
       break;
     case KeyRole::none: break;
   }
+}
+
+// A scalar pair for GgufSummary::scalars, within its fixed caps. A chat template is never kept
+// (the summary promises its text is never shown).
+void GgufValidator::keep_scalar() {
+  if (facts_.scalars.size() >= kGgufScalarsKept || key_.size() > kGgufScalarBytes) return;
+  if (role_ == KeyRole::chat_template || shape_.type == kArray) return;
+  if (shape_.type == kString) {
+    // retained_ holds the first kRetain bytes: at most kGgufScalarBytes means the whole string.
+    if (retained_.size() <= kGgufScalarBytes) facts_.scalars.push_back(GgufScalar{std::string(key_), kString, 0, retained_});
+    return;
+  }
+  facts_.scalars.push_back(GgufScalar{std::string(key_), shape_.type, scalar_bits_, {}});
 }
 
 // GG3: general.alignment is a u32, a non-zero power of two; the spec also wants a multiple of 8.

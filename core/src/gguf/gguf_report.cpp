@@ -92,6 +92,7 @@ void GgufValidator::build_summary() {
   s.file_type = facts_.file_type;
   s.quantization_version = facts_.quantization_version;
   s.tensors = table_;
+  s.scalars = facts_.scalars;
   summary_ = std::move(s);
 }
 

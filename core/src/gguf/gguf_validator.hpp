@@ -139,6 +139,7 @@ class GgufValidator final : public Validator {
   // gguf_metadata_facts.cpp
   void begin_value_facts(std::uint32_t type);
   void record_kv_facts();
+  void keep_scalar();
   void check_alignment();
   void check_metadata();
   void note_string_utf8(std::uint64_t at);
@@ -203,6 +204,7 @@ class GgufValidator final : public Validator {
   KeyRole role_ = KeyRole::none;
   ValueShape shape_;
   std::optional<IntValue> int_value_;
+  std::uint64_t scalar_bits_ = 0;  // the last scalar value read, as decoded
   std::string retained_;  // a string value the summary shows (cut at kRetain bytes)
   bool kv_utf8_warned_ = false, kv_nested_warned_ = false, kv_bool_warned_ = false;
   bool kv_duplicate_ = false;  // the key repeats an earlier one: its value is not used

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tensorgate/gguf.hpp"
+
 namespace tensorgate::detail::gguf {
 
 // GGUF value types (gguf_type).
@@ -70,6 +72,7 @@ struct MetaFacts {
   // <arch>.context_length, .block_count and .embedding_length, once the architecture is known.
   std::optional<std::uint64_t> context_length, block_count, embedding_length;
   std::uint64_t block_count_pos = 0;
+  std::vector<GgufScalar> scalars;  // GgufSummary::scalars
 };
 
 }  // namespace tensorgate::detail::gguf

@@ -1,0 +1,226 @@
+// The conversion audit on a pair of about 1 GB (a BF16 llama checkpoint of ~512 MiB and its
+// GGUF): throughput of `audit_conversion` against reading both files once, in the same run.
+// The pair is written into a fresh temporary directory (with real, non-repeating values, so
+// that comparisons do real work) and removed at exit.
+//
+// usage: audit_bench [--layers N] [benchmark flags]   (N = 4 gives the ~1 GB pair)
+// Both benchmarks read through the page cache: the first run warms it, so the figures compare
+// the audit's work with the cost of the reads themselves, not with the disk.
+#include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "conversion_builder.hpp"
+#include "file_check.hpp"
+#include "tensorgate/audit.hpp"
+#include "tensorgate/writer.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using tgtest::TinyLlama;
+
+std::uint64_t splitmix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// Element `i` of source tensor `t`: a BF16 weight of magnitude 2^-8..2^-6, either sign.
+std::uint16_t element(std::uint64_t t, std::uint64_t i) {
+  return static_cast<std::uint16_t>((splitmix(t << 40 ^ i) & 0x80ff) | 0x3b80);
+}
+
+class Fd {
+ public:
+  explicit Fd(const fs::path& p, int flags) : fd_(::open(p.c_str(), flags | O_CLOEXEC, 0644)) {
+    if (fd_ < 0) throw std::runtime_error("cannot open " + p.string());
+  }
+  ~Fd() { ::close(fd_); }
+  void write_at(std::uint64_t at, const void* data, std::size_t n) const {
+    if (::pwrite(fd_, data, n, static_cast<off_t>(at)) != static_cast<ssize_t>(n)) throw std::runtime_error("pwrite");
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+struct Pair {
+  fs::path dir, src, gguf;
+  std::uint64_t bytes = 0;  // both files
+  ~Pair() {
+    std::error_code ec;
+    if (!dir.empty()) fs::remove_all(dir, ec);
+  }
+};
+
+TinyLlama bench_model(std::uint64_t layers) {
+  TinyLlama m;  // TinyLlama-1.1B's shapes
+  m.layers = layers;
+  m.heads = 32;
+  m.kv_heads = 4;
+  m.head_dim = 64;
+  m.hidden = 2048;
+  m.intermediate = 5632;
+  m.vocab = 32000;
+  return m;
+}
+
+// model.safetensors: the canonical writer's header; data in its order (all BF16: by name).
+void write_source(const TinyLlama& m, const fs::path& path) {
+  auto shapes = tgtest::checkpoint_shapes(m);
+  std::vector<tensorgate::TensorSpec> specs;
+  for (const auto& [name, shape] : shapes) specs.push_back({name, tensorgate::Dtype::BF16, shape, {}});
+  std::uint64_t data_length = 0;
+  const auto header = tensorgate::write_safetensors_header(specs, {{"format", "pt"}}, data_length);
+  const Fd fd(path, O_WRONLY | O_CREAT | O_TRUNC);
+  fd.write_at(0, header.bytes.data(), header.bytes.size());
+  std::vector<std::size_t> order(shapes.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return shapes[a].first < shapes[b].first; });
+  std::uint64_t at = header.bytes.size();
+  std::vector<std::uint16_t> buf;
+  for (const std::size_t t : order) {
+    std::uint64_t n = 1;
+    for (const auto d : shapes[t].second) n *= d;
+    buf.resize(n);
+    for (std::uint64_t i = 0; i < n; ++i) buf[i] = element(t, i);
+    fd.write_at(at, buf.data(), n * 2);
+    at += n * 2;
+  }
+}
+
+// The GGUF as the converter writes it: q/k rows permuted, norms widened, rope_freqs generated.
+void write_gguf(const TinyLlama& m, const fs::path& path) {
+  tgtest::GgufParts p;
+  tgtest::add_llama_metadata(p, m, 30);
+  const auto rope = tgtest::llama3_rope_factors(m, *m.rope);
+  p.tensors.push_back({"rope_freqs.weight", 0, {m.head_dim / 2}, {}});
+  const auto shapes = tgtest::checkpoint_shapes(m);
+  for (const auto& [name, shape] : shapes)
+    p.tensors.push_back({tgtest::llama_gguf_name(name), shape.size() == 1 ? 0u : 30u, {shape.rbegin(), shape.rend()}, {}});
+  std::vector<std::uint64_t> offsets;
+  const std::string meta = p.build_metadata(offsets);
+  const Fd fd(path, O_WRONLY | O_CREAT | O_TRUNC);
+  fd.write_at(0, meta.data(), meta.size());
+  fd.write_at(meta.size() + offsets[0], rope.data(), rope.size() * 4);
+  for (std::size_t t = 0; t < shapes.size(); ++t) {
+    const auto& [name, shape] = shapes[t];
+    const std::uint64_t rows = shape[0], cols = shape.size() > 1 ? shape[1] : 1;
+    const bool q = name.ends_with("q_proj.weight"), k = name.ends_with("k_proj.weight");
+    const std::uint64_t heads = q ? m.heads : m.kv_heads, half = rows / heads / 2;
+    std::vector<std::uint32_t> f32;
+    std::vector<std::uint16_t> bf16;
+    for (std::uint64_t r = 0; r < rows; ++r) {
+      // The converter's order: head h, pair i, side j holds source row (2h + j) * half + i.
+      const std::uint64_t src = (q || k) ? ((r / (2 * half)) * 2 + r % 2) * half + (r % (2 * half)) / 2 : r;
+      for (std::uint64_t c = 0; c < cols; ++c) {
+        const std::uint16_t v = element(t, src * cols + c);
+        if (shape.size() == 1) f32.push_back(std::uint32_t{v} << 16);
+        else bf16.push_back(v);
+      }
+    }
+    if (shape.size() == 1) fd.write_at(meta.size() + offsets[t + 1], f32.data(), f32.size() * 4);
+    else fd.write_at(meta.size() + offsets[t + 1], bf16.data(), bf16.size() * 2);
+  }
+}
+
+std::unique_ptr<Pair> g_pair;
+
+void make_pair(std::uint64_t layers) {
+  g_pair = std::make_unique<Pair>();
+  g_pair->dir = fs::temp_directory_path() / ("tensorgate-audit-bench-" + std::to_string(::getpid()));
+  fs::create_directories(g_pair->dir / "src");
+  g_pair->src = g_pair->dir / "src";
+  g_pair->gguf = g_pair->dir / "model.gguf";
+  const TinyLlama m = bench_model(layers);
+  std::FILE* config = std::fopen((g_pair->src / "config.json").c_str(), "w");
+  std::fputs(m.config_json().c_str(), config);
+  std::fclose(config);
+  write_source(m, g_pair->src / "model.safetensors");
+  write_gguf(m, g_pair->gguf);
+  g_pair->bytes = fs::file_size(g_pair->src / "model.safetensors") + fs::file_size(g_pair->gguf);
+}
+
+class FileSource final : public tensorgate::ByteSource {
+ public:
+  explicit FileSource(const fs::path& p) : fd_(p, O_RDONLY) {}
+  bool read(std::uint64_t offset, std::span<std::byte> out) override {
+    return ::pread(fd_.get(), out.data(), out.size(), static_cast<off_t>(offset)) == static_cast<ssize_t>(out.size());
+  }
+
+ private:
+  Fd fd_;
+};
+
+// The baseline: both files read once, in order, in 4 MiB reads (the audit's chunk size).
+void BM_ReadBothOnce(benchmark::State& state) {
+  std::vector<char> buf(4 << 20);
+  for (auto _ : state) {
+    for (const fs::path& p : {g_pair->src / "model.safetensors", g_pair->gguf}) {
+      const Fd fd(p, O_RDONLY);
+      while (::read(fd.get(), buf.data(), buf.size()) > 0) benchmark::DoNotOptimize(buf.data());
+    }
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_pair->bytes));
+}
+
+// The audit as `tensorgate audit` runs it: validate both files (headers), then compare.
+void BM_Audit(benchmark::State& state) {
+  for (auto _ : state) {
+    const auto src_file = tensorgate::cli::check_file((g_pair->src / "model.safetensors").string(), {});
+    const auto gguf_file = tensorgate::cli::check_file(g_pair->gguf.string(), {});
+    FileSource src(g_pair->src / "model.safetensors"), gguf(g_pair->gguf);
+    tensorgate::AuditInput in;
+    const std::string real_config = [] {
+      std::FILE* f = std::fopen((g_pair->src / "config.json").c_str(), "r");
+      std::string s(1 << 16, '\0');
+      s.resize(std::fread(s.data(), 1, s.size(), f));
+      std::fclose(f);
+      return s;
+    }();
+    in.config_json = real_config;
+    in.sources.push_back({"model.safetensors", &*src_file.report, &src, fs::file_size(g_pair->src / "model.safetensors")});
+    in.gguf = &*gguf_file.report;
+    in.gguf_bytes = &gguf;
+    in.gguf_file_size = fs::file_size(g_pair->gguf);
+    const auto report = tensorgate::audit_conversion(in);
+    if (!report.faithful) state.SkipWithError("the benchmark's pair is not faithful");
+    benchmark::DoNotOptimize(report.bytes_read);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_pair->bytes));
+}
+
+BENCHMARK(BM_ReadBothOnce)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_Audit)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::uint64_t layers = 4;
+  std::vector<char*> rest{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--layers") == 0 && i + 1 < argc) layers = std::stoull(argv[++i]);
+    else rest.push_back(argv[i]);
+  }
+  int n = static_cast<int>(rest.size());
+  benchmark::Initialize(&n, rest.data());
+  make_pair(layers);
+  std::fprintf(stderr, "audit pair: %.1f MB in %s\n", static_cast<double>(g_pair->bytes) / 1e6, g_pair->dir.c_str());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  g_pair.reset();  // removes the pair
+  return 0;
+}

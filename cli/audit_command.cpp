@@ -1,0 +1,209 @@
+#include "audit_command.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include "check_command.hpp"
+#include "file_check.hpp"
+#include "model_dir_check.hpp"
+#include "tensorgate/audit.hpp"
+#include "tensorgate/report_writers.hpp"
+
+namespace tensorgate::cli {
+namespace fs = std::filesystem;
+namespace po = boost::program_options;
+
+namespace {
+
+const char* const kUsage =
+    "usage: tensorgate audit [--format text|json|sarif] [--color auto|always|never] SRC GGUF\n"
+    "Proves, tensor by tensor, that GGUF holds exactly the checkpoint of the model directory SRC\n"
+    "(config.json with model.safetensors, or shards and model.safetensors.index.json): names,\n"
+    "shapes, values (after the converter's q/k permutation and exact widening; lossy types within\n"
+    "their thresholds), generated tensors and metadata against config.json (docs/audit.md).\n"
+    "Exit status: 0 faithful, 1 not faithful, 2 usage or I/O error.\n";
+
+struct AuditOptions {
+  std::string format = "text";
+  std::string color = "auto";
+  std::vector<std::string> paths;
+};
+
+void parse(const std::vector<std::string>& args, AuditOptions& o) {
+  po::options_description named("options");
+  named.add_options()
+      ("help,h", "show this help")
+      ("format", po::value(&o.format), "text, json or sarif")
+      ("color", po::value(&o.color), "auto, always or never")
+      ("path", po::value(&o.paths), "SRC and GGUF");
+  po::positional_options_description positional;
+  positional.add("path", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(named).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::fputs(kUsage, stdout);
+    std::exit(0);
+  }
+  if (o.format != "text" && o.format != "json" && o.format != "sarif")
+    throw po::error("--format must be text, json or sarif");
+  if (o.color != "auto" && o.color != "always" && o.color != "never")
+    throw po::error("--color must be auto, always or never");
+  if (o.paths.size() != 2) throw po::error("SRC and GGUF are needed, and nothing else");
+}
+
+// A file read with pread: the audit asks for byte ranges, in order where it can.
+class FileSource final : public ByteSource {
+ public:
+  bool open(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    struct stat st {};
+    if (fd_ < 0 || ::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    size_ = static_cast<std::uint64_t>(st.st_size);
+    ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+    return true;
+  }
+  ~FileSource() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool read(std::uint64_t offset, std::span<std::byte> out) override {
+    std::size_t done = 0;
+    while (done < out.size()) {
+      const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;  // an error, or the file ended: it changed since it was validated
+      done += static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+  std::uint64_t size() const { return size_; }
+
+ private:
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+};
+
+// What the audit needs from disk; `error` when a path cannot be used.
+struct Gathered {
+  std::vector<CheckedFile> source_files;  // each weights file, then the directory
+  std::optional<std::string> config_json;
+  CheckedFile gguf;
+  std::vector<std::unique_ptr<FileSource>> open_files;
+  std::optional<std::string> error;
+};
+
+// config.json by its fixed name (never a name from the index), at most one byte over the limit
+// so that an oversized file is refused by the parser with its size.
+std::optional<std::string> read_config(const fs::path& path, std::uint64_t limit) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return std::nullopt;
+  std::string text(static_cast<std::size_t>(limit + 1), '\0');
+  text.resize(std::fread(text.data(), 1, text.size(), f));
+  std::fclose(f);
+  return text;
+}
+
+Gathered gather(const std::string& src, const std::string& gguf_path, const AuditLimits& limits) {
+  Gathered g;
+  std::error_code ec;
+  if (!fs::is_directory(src, ec)) {
+    g.error = src + ": not a model directory (config.json with its safetensors weights)";
+    return g;
+  }
+  check_model_directory(src, FormatChoice::auto_detect, g.source_files);
+  for (const CheckedFile& f : g.source_files)
+    if (f.error) g.error = f.path + ": " + *f.error;
+  if (fs::is_regular_file(fs::path(src) / "config.json", ec))
+    g.config_json = read_config(fs::path(src) / "config.json", limits.config.max_json_bytes);
+  g.gguf = check_file(gguf_path, Limits{}, FormatChoice::gguf);
+  if (g.gguf.error) g.error = *g.gguf.error;  // reported under the GGUF's own path
+  return g;
+}
+
+// The directory's model files (its summary lists them: the shards the index names, or
+// model.safetensors), each with its report and its bytes.
+bool add_sources(Gathered& g, AuditInput& in) {
+  const CheckedFile& dir = g.source_files.back();
+  for (const std::string& name : dir.directory->summary.files) {
+    for (const CheckedFile& f : g.source_files) {
+      if (!f.report || fs::path(f.path).filename() != name) continue;
+      auto file = std::make_unique<FileSource>();
+      if (!file->open(f.path)) {
+        g.error = f.path + ": cannot open: " + std::strerror(errno);
+        return false;
+      }
+      in.sources.push_back(AuditSource{name, &*f.report, file.get(), file->size()});
+      g.open_files.push_back(std::move(file));
+    }
+  }
+  return true;
+}
+
+bool use_colour(const std::string& mode) {
+  if (mode != "auto") return mode == "always";
+  const char* term = std::getenv("TERM");
+  return ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR") && !(term && std::string(term) == "dumb");
+}
+
+void write(const std::vector<CheckedFile>& files, const AuditOptions& o) {
+  ReportOptions ro;
+  ro.colour = use_colour(o.color);
+  const auto sink = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); };
+  if (o.format == "json") {
+    write_json_report(files, ro, sink);
+    sink("\n");
+  } else if (o.format == "sarif") {
+    write_sarif_report(files, ro, sink);
+    sink("\n");
+  } else {
+    write_text_report(files, ro, sink);
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int run_audit(const std::vector<std::string>& args) {
+  AuditOptions o;
+  try {
+    parse(args, o);
+  } catch (const po::error& e) {
+    std::fprintf(stderr, "tensorgate audit: %s\n%s", e.what(), kUsage);
+    return kUsageOrIo;
+  }
+  const std::string& src = o.paths[0];
+  const std::string& gguf_path = o.paths[1];
+  const AuditLimits limits;
+  Gathered g = gather(src, gguf_path, limits);
+  AuditInput in;
+  auto gguf_file = std::make_unique<FileSource>();
+  if (!g.error && add_sources(g, in) && !gguf_file->open(gguf_path))
+    g.error = gguf_path + ": cannot open: " + std::strerror(errno);
+  std::vector<CheckedFile> out;
+  if (!g.error) {
+    if (g.config_json) in.config_json = *g.config_json;
+    in.directory = &*g.source_files.back().directory;
+    in.gguf = &*g.gguf.report;
+    in.gguf_bytes = gguf_file.get();
+    in.gguf_file_size = gguf_file->size();
+    AuditReport report = audit_conversion(in, limits);
+    report.source_path = src;
+    if (report.io_error) g.error = *report.io_error;
+    else out.push_back(CheckedFile{gguf_path, std::nullopt, std::nullopt, std::nullopt, std::move(report)});
+  }
+  if (g.error) out.push_back(CheckedFile{gguf_path, std::nullopt, *g.error});
+  write(out, o);
+  if (g.error) return kUsageOrIo;
+  return out.front().audit->faithful ? 0 : kInvalid;
+}
+
+}  // namespace tensorgate::cli

@@ -1,0 +1,41 @@
+#pragma once
+// What the parts of one audit share: the inputs, the parsed config, the architecture, the
+// findings (capped) and the report being built, and the read buffers.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "../finding_list.hpp"
+#include "arch_table.hpp"
+#include "model_config.hpp"
+#include "pair_stream.hpp"
+#include "tensorgate/audit.hpp"
+
+namespace tensorgate::detail::audit {
+
+class AuditContext {
+ public:
+  AuditContext(const AuditInput& input, const AuditLimits& audit_limits)
+      : in(input), limits(audit_limits), findings(audit_limits.max_findings), stream(audit_limits) {}
+
+  void add(Rule rule, std::string message, std::optional<std::uint64_t> offset = std::nullopt,
+           std::optional<std::string_view> tensor = std::nullopt) {
+    findings.add(rule, std::move(message), offset, tensor);
+  }
+  void io_error(std::string what) {
+    if (!report.io_error) report.io_error = std::move(what);
+  }
+  // Where a GGUF tensor's data starts in the file.
+  std::uint64_t gguf_position(const GgufTensorView& t) const { return gguf->data_offset + t.offset; }
+
+  const AuditInput& in;
+  const AuditLimits& limits;
+  FindingList findings;
+  AuditReport report;
+  const ArchSpec* arch = nullptr;
+  ModelConfig config;
+  const GgufSummary* gguf = nullptr;
+  PairStream stream;
+};
+
+}  // namespace tensorgate::detail::audit
