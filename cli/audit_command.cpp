@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "check_command.hpp"
+#include "report_output.hpp"
 #include "file_check.hpp"
 #include "model_dir_check.hpp"
 #include "tensorgate/audit.hpp"
@@ -33,8 +34,7 @@ const char* const kUsage =
     "Exit status: 0 faithful, 1 not faithful, 2 usage or I/O error.\n";
 
 struct AuditOptions {
-  std::string format = "text";
-  std::string color = "auto";
+  OutputOptions output;
   std::vector<std::string> paths;
 };
 
@@ -42,9 +42,8 @@ void parse(const std::vector<std::string>& args, AuditOptions& o) {
   po::options_description named("options");
   named.add_options()
       ("help,h", "show this help")
-      ("format", po::value(&o.format), "text, json or sarif")
-      ("color", po::value(&o.color), "auto, always or never")
       ("path", po::value(&o.paths), "SRC and GGUF");
+  add_output_options(named, o.output);
   po::positional_options_description positional;
   positional.add("path", -1);
   po::variables_map vm;
@@ -54,10 +53,7 @@ void parse(const std::vector<std::string>& args, AuditOptions& o) {
     std::fputs(kUsage, stdout);
     std::exit(0);
   }
-  if (o.format != "text" && o.format != "json" && o.format != "sarif")
-    throw po::error("--format must be text, json or sarif");
-  if (o.color != "auto" && o.color != "always" && o.color != "never")
-    throw po::error("--color must be auto, always or never");
+  check_output_options(o.output);
   if (o.paths.size() != 2) throw po::error("SRC and GGUF are needed, and nothing else");
 }
 
@@ -148,28 +144,6 @@ bool add_sources(Gathered& g, AuditInput& in) {
   return true;
 }
 
-bool use_colour(const std::string& mode) {
-  if (mode != "auto") return mode == "always";
-  const char* term = std::getenv("TERM");
-  return ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR") && !(term && std::string(term) == "dumb");
-}
-
-void write(const std::vector<CheckedFile>& files, const AuditOptions& o) {
-  ReportOptions ro;
-  ro.colour = use_colour(o.color);
-  const auto sink = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); };
-  if (o.format == "json") {
-    write_json_report(files, ro, sink);
-    sink("\n");
-  } else if (o.format == "sarif") {
-    write_sarif_report(files, ro, sink);
-    sink("\n");
-  } else {
-    write_text_report(files, ro, sink);
-  }
-  std::fflush(stdout);
-}
-
 }  // namespace
 
 int run_audit(const std::vector<std::string>& args) {
@@ -201,7 +175,7 @@ int run_audit(const std::vector<std::string>& args) {
     else out.push_back(CheckedFile{gguf_path, std::nullopt, std::nullopt, std::nullopt, std::move(report)});
   }
   if (g.error) out.push_back(CheckedFile{gguf_path, std::nullopt, *g.error});
-  write(out, o);
+  write_report(out, o.output, ReportOptions{});
   if (g.error) return kUsageOrIo;
   return out.front().audit->faithful ? 0 : kInvalid;
 }

@@ -10,6 +10,7 @@
 #include "file_check.hpp"
 #include "inputs.hpp"
 #include "model_dir_check.hpp"
+#include "report_output.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate::cli {
@@ -18,9 +19,8 @@ namespace po = boost::program_options;
 namespace {
 
 struct CheckOptions {
-  std::string format = "text";
+  OutputOptions output;
   std::string fail_on = "error";
-  std::string color = "auto";
   std::string input_format = "auto";
   bool no_tensors = false;
   std::vector<std::string> paths;
@@ -39,12 +39,11 @@ bool parse(const std::vector<std::string>& args, CheckOptions& o) {
   po::options_description named("options");
   named.add_options()
       ("help,h", "show this help")
-      ("format", po::value(&o.format), "text, json or sarif")
       ("fail-on", po::value(&o.fail_on), "error or warning")
-      ("color", po::value(&o.color), "auto, always or never")
       ("input-format", po::value(&o.input_format), "auto, safetensors or gguf")
       ("no-tensors", po::bool_switch(&o.no_tensors), "leave the tensor inventory out of JSON")
       ("path", po::value(&o.paths), "file or directory");
+  add_output_options(named, o.output);
   po::positional_options_description positional;
   positional.add("path", -1);
   po::variables_map vm;
@@ -54,21 +53,12 @@ bool parse(const std::vector<std::string>& args, CheckOptions& o) {
     std::fputs(kUsage, stdout);
     std::exit(kAllValid);
   }
-  if (o.format != "text" && o.format != "json" && o.format != "sarif")
-    throw po::error("--format must be text, json or sarif");
+  check_output_options(o.output);
   if (o.fail_on != "error" && o.fail_on != "warning")
     throw po::error("--fail-on must be error or warning");
-  if (o.color != "auto" && o.color != "always" && o.color != "never")
-    throw po::error("--color must be auto, always or never");
   if (!parse_format_choice(o.input_format)) throw po::error("--input-format must be auto, safetensors or gguf");
   if (o.paths.empty()) throw po::error("no PATH given");
   return true;
-}
-
-bool use_colour(const std::string& mode) {
-  if (mode != "auto") return mode == "always";
-  const char* term = std::getenv("TERM");
-  return ::isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR") && !(term && std::string(term) == "dumb");
 }
 
 template <typename R>  // Report or DirectoryReport
@@ -114,21 +104,10 @@ int run_check(const std::vector<std::string>& args) {
       add_tinyllm_warnings(files.back());
     }
   }
+  if (files.empty() && o.output.format == "text") std::fputs("nothing checkable found\n", stderr);
   ReportOptions ro;
   ro.include_tensors = !o.no_tensors;
-  ro.colour = use_colour(o.color);
-  const auto sink = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); };
-  if (o.format == "json") {
-    write_json_report(files, ro, sink);
-    sink("\n");
-  } else if (o.format == "sarif") {
-    write_sarif_report(files, ro, sink);
-    sink("\n");
-  } else {
-    if (files.empty()) std::fputs("nothing checkable found\n", stderr);
-    write_text_report(files, ro, sink);
-  }
-  std::fflush(stdout);
+  write_report(files, o.output, ro);
   return exit_status(files, o.fail_on == "warning");
 }
 
