@@ -85,17 +85,16 @@ struct GgmlTypeTotals {
 
 // One scalar key-value pair of the metadata (a number, a bool or a short string), kept for
 // checks against a model's own configuration (the conversion audit compares head counts, RoPE
-// base, norm epsilon... with config.json). First occurrences only; at most kGgufScalarsKept
-// pairs, keys and strings of at most kGgufScalarBytes bytes (longer ones are not kept), so the
-// validator's memory stays bounded whatever the file holds.
+// base, norm epsilon... with config.json). First occurrences only; at most
+// Limits::gguf_max_scalars_kept pairs, keys and strings of at most Limits::gguf_max_scalar_bytes
+// bytes (longer ones are not kept), so the validator's memory stays bounded whatever the file
+// holds.
 struct GgufScalar {
   std::string key;
   std::uint32_t type = 0;  // GGUF value type: 0-7 or 10-12 (numbers, bool), 8 (string)
   std::uint64_t bits = 0;  // numbers and bools: the value's bytes in host order, zero-extended
   std::string text;        // strings
 };
-inline constexpr std::size_t kGgufScalarsKept = 256;
-inline constexpr std::size_t kGgufScalarBytes = 256;
 
 // What a person or a hub page wants to know about a valid GGUF file. Strings copied from the
 // file are cut at 4096 bytes. Totals saturate at 2^64-1.

@@ -43,6 +43,11 @@ struct Limits {
   // Longest key the validator buffers (the duplicate check compares keys byte for byte). The
   // spec caps keys at 65,535 bytes (a longer one gets a warning); ggml accepts up to 1 GiB.
   std::uint64_t gguf_max_key_bytes = 1ull << 20;
+  // Scalar key-values the GGUF summary keeps for checks against a config (the conversion
+  // audit): the first 256 pairs whose key and string value fit in 256 bytes. A llama GGUF has
+  // about 40; the bound keeps a hostile file's metadata from growing the summary.
+  std::uint64_t gguf_max_scalars_kept = 256;
+  std::uint64_t gguf_max_scalar_bytes = 256;
 };
 
 // The GGUF format's own caps (ggml's gguf.cpp, spec/rules.md GG2): Limits are clamped to them.

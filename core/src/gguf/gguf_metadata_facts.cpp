@@ -130,11 +130,12 @@ void GgufValidator::record_kv_facts() {
 // A scalar pair for GgufSummary::scalars, within its fixed caps. A chat template is never kept
 // (the summary promises its text is never shown).
 void GgufValidator::keep_scalar() {
-  if (facts_.scalars.size() >= kGgufScalarsKept || key_.size() > kGgufScalarBytes) return;
+  // retained_ holds at most kRetain bytes: a longer limit could not tell a whole string.
+  const std::size_t max_bytes = static_cast<std::size_t>(std::min<std::uint64_t>(limits_.gguf_max_scalar_bytes, kRetain - 1));
+  if (facts_.scalars.size() >= limits_.gguf_max_scalars_kept || key_.size() > max_bytes) return;
   if (role_ == KeyRole::chat_template || shape_.type == kArray) return;
   if (shape_.type == kString) {
-    // retained_ holds the first kRetain bytes: at most kGgufScalarBytes means the whole string.
-    if (retained_.size() <= kGgufScalarBytes) facts_.scalars.push_back(GgufScalar{std::string(key_), kString, 0, retained_});
+    if (retained_.size() <= max_bytes) facts_.scalars.push_back(GgufScalar{std::string(key_), kString, 0, retained_});
     return;
   }
   facts_.scalars.push_back(GgufScalar{std::string(key_), shape_.type, scalar_bits_, {}});
