@@ -51,6 +51,19 @@ void apply(const Durations& t, ServiceConfig& c) {
   c.drain_timeout = Millis(t.drain);
 }
 
+// Boost.ProgramOptions reads "-1" for an unsigned option as its wrapped value (2^64 - 1): a
+// limit written negative would silently become no limit. Every limit is a non-negative
+// number, so a leading minus is refused.
+po::parsed_options refuse_negative(po::parsed_options parsed, const po::options_description& limits) {
+  for (const po::option& opt : parsed.options) {
+    if (!limits.find_nothrow(opt.string_key, false)) continue;
+    for (const std::string& v : opt.value)
+      if (!v.empty() && v.find_first_not_of(" \t") != std::string::npos && v[v.find_first_not_of(" \t")] == '-')
+        throw po::error("--" + opt.string_key + " must not be negative: " + v);
+  }
+  return parsed;
+}
+
 }  // namespace
 
 void parse_listen(const std::string& listen, ServiceConfig& config) {
@@ -90,11 +103,11 @@ ServeOptions parse_serve_options(const std::vector<std::string>& args) {
   all.add(general).add(limits);
   try {
     po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).run(), vm);
+    po::store(refuse_negative(po::command_line_parser(args).options(all).run(), limits), vm);
     if (vm.count("config")) {
       std::ifstream in(vm["config"].as<std::string>());
       if (!in) throw std::runtime_error("cannot read config file '" + vm["config"].as<std::string>() + "'");
-      po::store(po::parse_config_file(in, all), vm);
+      po::store(refuse_negative(po::parse_config_file(in, all), limits), vm);
     }
     po::notify(vm);
     out.help = vm.count("help") > 0;
