@@ -142,3 +142,16 @@ TEST(ServiceLoad, IdleConnectionIsClosedByTheKeepAliveDeadline) {
 
 }  // namespace
 }  // namespace tgservice
+
+TEST(ServiceLoad, AFloodPastTheRejectionCapIsClosedUnanswered) {
+  ServiceConfig cfg = test_config();
+  cfg.max_connections = 1;
+  cfg.max_rejections_in_flight = 0;  // every excess connection is closed at once
+  TestServer s(cfg);
+  Client held(s.port());
+  held.send(head("GET", "/livez"));
+  ASSERT_EQ(held.read_response("GET", "/livez").status, 200u);
+  Client extra(s.port());
+  EXPECT_EQ(extra.read_response().status, 0u);  // no answer at all
+  EXPECT_TRUE(extra.closed_by_peer());
+}

@@ -21,8 +21,11 @@ std::string endpoint_text(const tcp::socket& socket) {
 // every client and costs one small write. The deadline bounds the whole exchange.
 class Rejection : public std::enable_shared_from_this<Rejection> {
  public:
-  Rejection(beast::tcp_stream stream, std::string text)
-      : stream_(std::move(stream)), text_(std::move(text)) {}
+  Rejection(beast::tcp_stream stream, const std::string& text, std::shared_ptr<std::atomic<std::uint32_t>> in_flight)
+      : stream_(std::move(stream)), text_(text), in_flight_(std::move(in_flight)) {
+    ++*in_flight_;
+  }
+  ~Rejection() { --*in_flight_; }
 
   void run() {
     stream_.expires_after(std::chrono::seconds(1));
@@ -45,6 +48,7 @@ class Rejection : public std::enable_shared_from_this<Rejection> {
   beast::tcp_stream stream_;
   std::string text_;
   std::array<char, 1024> scratch_{};
+  std::shared_ptr<std::atomic<std::uint32_t>> in_flight_;
 };
 
 std::string rejection_text(const ServiceContext& ctx) {
@@ -108,7 +112,12 @@ void Listener::on_accept(error_code ec, tcp::socket socket) {
 
 void Listener::reject(tcp::socket socket) {
   ctx_.metrics.rejected.add(label("reason", "max-connections"));
-  std::make_shared<Rejection>(beast::tcp_stream(std::move(socket)), rejection_)->run();
+  if (rejecting_->load() >= ctx_.config.max_rejections_in_flight) {
+    error_code ec;
+    socket.close(ec);  // the flood outruns the answers: close without one
+    return;
+  }
+  std::make_shared<Rejection>(beast::tcp_stream(std::move(socket)), rejection_, rejecting_)->run();
 }
 
 }  // namespace tensorgate::service

@@ -2,6 +2,7 @@
 // Accepts connections and gives each its own session on its own strand. Past max_connections a
 // connection gets a short 503 and is closed, so a crowd of idle clients cannot starve the others
 // of file descriptors.
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -30,6 +31,9 @@ class Listener : public std::enable_shared_from_this<Listener> {
   tcp::endpoint local_;
   net::steady_timer backoff_;
   const std::string rejection_;  // the fixed 503 answer
+  // Rejections still writing their 503 or draining: past max_rejections_in_flight a connection
+  // is closed at once, so a connection flood cannot pile up sockets waiting for their second.
+  std::shared_ptr<std::atomic<std::uint32_t>> rejecting_ = std::make_shared<std::atomic<std::uint32_t>>(0);
 };
 
 }  // namespace tensorgate::service

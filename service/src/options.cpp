@@ -37,6 +37,7 @@ void add_limits(po::options_description& d, ServiceConfig& c, Durations& t) {
       ("linger-max-bytes", po::value(&c.linger_max_bytes)->default_value(c.linger_max_bytes), "bytes drained after an early answer")
       ("drain-timeout-ms", po::value(&t.drain)->default_value(t.drain), "time uploads may go on after SIGTERM")
       ("max-connections", po::value(&c.max_connections)->default_value(c.max_connections), "open connections; past it: 503")
+      ("max-rejections-in-flight", po::value(&c.max_rejections_in_flight)->default_value(c.max_rejections_in_flight), "503 answers to excess connections at once; past it: closed unanswered")
       ("retry-after-seconds", po::value(&c.retry_after_seconds)->default_value(c.retry_after_seconds), "Retry-After of every 503")
       ("log-level", po::value(&c.log_level)->default_value(c.log_level), "access log level: info, warn, off");
 }

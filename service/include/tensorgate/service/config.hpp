@@ -62,6 +62,9 @@ struct ServiceConfig {
   // --- capacity --------------------------------------------------------------------------------
   // Open connections. Past it a new connection gets 503 and is closed.
   std::uint32_t max_connections = 1000;
+  // Connections past max_connections still being answered with 503 (each for at most 1 s).
+  // Past this, a new one is closed without an answer: a flood cannot hold sockets.
+  std::uint32_t max_rejections_in_flight = 256;
   // Retry-After value (seconds) sent with every 503.
   std::uint32_t retry_after_seconds = 5;
 
