@@ -140,9 +140,6 @@ TEST(ServiceLoad, IdleConnectionIsClosedByTheKeepAliveDeadline) {
   EXPECT_EQ(wait_for_metric(s.port(), "tensorgate_timeouts_total{phase=\"idle\"}", 1), 1);
 }
 
-}  // namespace
-}  // namespace tgservice
-
 TEST(ServiceLoad, AFloodPastTheRejectionCapIsClosedUnanswered) {
   ServiceConfig cfg = test_config();
   cfg.max_connections = 1;
@@ -155,3 +152,6 @@ TEST(ServiceLoad, AFloodPastTheRejectionCapIsClosedUnanswered) {
   EXPECT_EQ(extra.read_response().status, 0u);  // no answer at all
   EXPECT_TRUE(extra.closed_by_peer());
 }
+
+}  // namespace
+}  // namespace tgservice
