@@ -128,6 +128,42 @@ TEST(ST2, DuplicateTensorNamesAfterUnescaping) {
   EXPECT_EQ(dup->tensor, "w");
 }
 
+// Every later entry of a repeated name is reported, in header order, at its own key.
+TEST(ST2, EveryLaterDuplicateAtItsKey) {
+  const std::string e = R"({"dtype":"U8","shape":[1],"data_offsets":[)";
+  const std::string header = R"({"a":)" + e + R"(0,1]},"b":)" + e + R"(1,2]},"a":)" + e + R"(2,3]},"c":)" + e +
+                             R"(3,4]},"a":)" + e + R"(4,5]}})";
+  const auto r = check(st_file(header, zeros(5)));
+  std::vector<std::uint64_t> offsets;
+  for (const auto& f : r.findings) {
+    if (f.rule != tensorgate::Rule::st2_duplicate_key) continue;
+    EXPECT_EQ(f.tensor, "a");
+    offsets.push_back(f.offset.value_or(0));
+  }
+  const std::size_t second = header.find(R"("a")", 2), third = header.find(R"("a")", second + 1);
+  EXPECT_EQ(offsets, (std::vector<std::uint64_t>{8 + second, 8 + third}));
+}
+
+// Enough names for every radix pass to matter; only the one repeat is reported.
+TEST(ST2, OneDuplicateAmongManyNames) {
+  std::string header = "{";
+  for (int i = 0; i < 20000; ++i)
+    header += "\"t" + std::to_string(i) + R"(":{"dtype":"U8","shape":[0],"data_offsets":[0,0]},)";
+  header += R"("t12345":{"dtype":"U8","shape":[0],"data_offsets":[0,0]}})";
+  const auto r = check(st_file(header, ""));
+  EXPECT_EQ(std::count_if(r.findings.begin(), r.findings.end(),
+                          [](const auto& f) { return f.rule == tensorgate::Rule::st2_duplicate_key; }),
+            1);
+  EXPECT_EQ(error_ids(r), "ST2.duplicate-key");
+}
+
+// A duplicate before a syntax error is still reported.
+TEST(ST2, DuplicateBeforeBrokenJson) {
+  const auto r = check(one_tensor(R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"w":{"dtype":)"));
+  EXPECT_TRUE(r.has("ST2.duplicate-key"));
+  EXPECT_TRUE(r.has("ST2.syntax"));
+}
+
 TEST(ST2, DuplicateMetadataKeysAndDuplicateMetadata) {
   auto r = check(one_tensor(R"({"__metadata__":{"a":"1","\u0061":"2"},)" + kW + "}"));
   EXPECT_EQ(error_ids(r), "ST2.duplicate-key");

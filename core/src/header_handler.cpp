@@ -19,7 +19,7 @@ HeaderHandler::HeaderHandler(TableBuilder& table, FindingList& findings, std::ui
       findings_(findings),
       header_begin_(table.header().data()),
       header_end_(table.header().data() + table.header().size()),
-      names_(expected_tensors, RefHash{&table}, RefEq{&table}) {
+      names_(expected_tensors) {
   frames_.reserve(max_depth + 1);
 }
 
@@ -93,10 +93,17 @@ void HeaderHandler::on_root_key(StrRef key) {
   entry_ = Entry{};
   entry_.record = table_.record_count() - 1;
   want_ = Want::entry;
-  if (!names_.insert(key).second) {
+  names_.add(static_cast<std::uint32_t>(entry_.record), table_.str(key));
+}
+
+void HeaderHandler::report_duplicate_names() {
+  for (const std::uint32_t i : names_.later_duplicates(table_)) {
+    auto& rec = table_.record(i);
     rec.flags |= TensorTable::kDuplicate;
-    add(Rule::st2_duplicate_key, "duplicate tensor name");
-    add(Rule::stw_reference_differs, "the reference reader keeps the last entry of a duplicate name");
+    const std::string_view name = table_.str(rec.name);
+    findings_.add(Rule::st2_duplicate_key, "duplicate tensor name", 8 + rec.key_pos, name);
+    findings_.add(Rule::stw_reference_differs, "the reference reader keeps the last entry of a duplicate name",
+                  8 + rec.key_pos, name);
   }
 }
 

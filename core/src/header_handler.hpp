@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "duplicate_names.hpp"
 #include "finding_list.hpp"
 #include "seeded_hash.hpp"
 #include "table_builder.hpp"
@@ -38,7 +39,7 @@ class HeaderHandler {
   static constexpr std::size_t max_key_size = std::size_t(-1);
   static constexpr std::size_t max_string_size = std::size_t(-1);
 
-  // `expected_tensors` sizes the name set up front (no rehashing, no transient doubling).
+  // `expected_tensors` sizes the list of names up front.
   HeaderHandler(TableBuilder& table, FindingList& findings, std::uint32_t max_depth,
                 std::size_t expected_tensors);
 
@@ -60,6 +61,9 @@ class HeaderHandler {
   bool on_null(error_code&);
   bool on_comment_part(string_view, error_code&) { return true; }
   bool on_comment(string_view, error_code&) { return true; }
+
+  // Reports the duplicate tensor names (ST2) once the parse is over, whatever its outcome.
+  void report_duplicate_names();
 
   bool root_seen() const { return root_seen_; }
   // Header position of the last token whose text lay in the header (for findings).
@@ -131,7 +135,7 @@ class HeaderHandler {
   Entry entry_;
   StrRef meta_key_;
   std::uint64_t meta_key_pos_ = 0;
-  KeySet names_;                       // tensor names, for duplicates
+  DuplicateNames names_;               // tensor names, for duplicates
   std::vector<std::uint64_t> dims_;    // the shape being parsed
   std::uint64_t last_pos_ = 0;
   bool reference_rejects_ = false;

@@ -68,6 +68,7 @@ ParsedHeader parse_header(std::string header, const Limits& limits, FindingList&
                                                   estimate_tensors(text));
   boost::json::error_code ec;
   const std::size_t used = parser.write_some(false, text.data(), text.size(), ec);
+  parser.handler().report_duplicate_names();
   if (ec) {
     const Rule rule = classify(ec, text, used);
     findings.add(rule,

@@ -26,6 +26,7 @@ class TableBuilder {
   TensorTable::Record& add_record() { return table_->records_.emplace_back(); }
   std::size_t record_count() const { return table_->records_.size(); }
   TensorTable::Record& record(std::size_t i) { return table_->records_[i]; }
+  const TensorTable::Record& record(std::size_t i) const { return table_->records_[i]; }
   void set_shape(TensorTable::Record& r, std::span<const std::uint64_t> dims);
 
   void set_has_metadata() { table_->has_metadata_ = true; }
