@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cstring>
 
+#include "huge_pages.hpp"
 #include "parse_header.hpp"
 #include "tiling.hpp"
 
@@ -97,7 +98,10 @@ bool SafetensorsValidator::reserve_header(std::uint64_t bytes) {
     budget_held_ = bytes;
   }
   // With the total size known the header's size is certain; otherwise grow as bytes arrive.
-  if (total_size_) header_.reserve(bytes);
+  if (total_size_) {
+    header_.reserve(bytes);
+    advise_huge_pages(header_.data(), header_.capacity());
+  }
   return true;
 }
 
