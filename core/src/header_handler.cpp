@@ -13,10 +13,11 @@ std::string_view sv(boost::json::string_view s) { return {s.data(), s.size()}; }
 
 }  // namespace
 
-HeaderHandler::HeaderHandler(TableBuilder& table, FindingList& findings, std::uint32_t max_depth,
-                             std::size_t expected_tensors)
+HeaderHandler::HeaderHandler(TableBuilder& table, FindingList& findings, TableAllowance& allowance,
+                             std::uint32_t max_depth, std::size_t expected_tensors)
     : table_(table),
       findings_(findings),
+      allowance_(allowance),
       header_begin_(table.header().data()),
       header_end_(table.header().data() + table.header().size()),
       names_(expected_tensors) {
@@ -33,6 +34,15 @@ std::optional<std::string_view> HeaderHandler::entry_name() const {
 }
 
 void HeaderHandler::push(Ctx ctx) { frames_.push_back(Frame{ctx, nullptr}); }
+
+bool HeaderHandler::covered(error_code& ec) {
+  // Each record also leaves two 8-byte keys in the duplicate-name scan (the list and its sort).
+  const std::size_t bytes = table_.bytes() + table_.record_count() * 2 * sizeof(std::uint64_t) +
+                            dims_.capacity() * sizeof(std::uint64_t);
+  if (allowance_.cover(bytes)) return true;
+  ec = make_error_code(boost::system::errc::not_enough_memory);
+  return false;
+}
 
 // Keys and strings may arrive in pieces (escapes are unescaped into a temporary buffer). A
 // string that lies whole in the header is referenced in place; anything else is copied.
@@ -64,7 +74,7 @@ bool HeaderHandler::on_key_part(string_view s, std::size_t, error_code&) {
   return true;
 }
 
-bool HeaderHandler::on_key(string_view s, std::size_t, error_code&) {
+bool HeaderHandler::on_key(string_view s, std::size_t, error_code& ec) {
   const StrRef key = collect(s, true);
   last_pos_ = collected_pos_;
   switch (frames_.back().ctx) {
@@ -73,7 +83,7 @@ bool HeaderHandler::on_key(string_view s, std::size_t, error_code&) {
     case Ctx::metadata: on_generic_key(key, true); break;
     default: on_generic_key(key, false); break;
   }
-  return true;
+  return covered(ec);
 }
 
 void HeaderHandler::on_root_key(StrRef key) {

@@ -14,6 +14,7 @@
 #include "duplicate_names.hpp"
 #include "finding_list.hpp"
 #include "seeded_hash.hpp"
+#include "table_allowance.hpp"
 #include "table_builder.hpp"
 
 namespace tensorgate::detail {
@@ -40,8 +41,8 @@ class HeaderHandler {
   static constexpr std::size_t max_string_size = std::size_t(-1);
 
   // `expected_tensors` sizes the list of names up front.
-  HeaderHandler(TableBuilder& table, FindingList& findings, std::uint32_t max_depth,
-                std::size_t expected_tensors);
+  HeaderHandler(TableBuilder& table, FindingList& findings, TableAllowance& allowance,
+                std::uint32_t max_depth, std::size_t expected_tensors);
 
   bool on_document_begin(error_code&) { return true; }
   bool on_document_end(error_code&) { return true; }
@@ -121,10 +122,14 @@ class HeaderHandler {
   void check_size(TensorTable::Record& rec);
   void report_field(std::uint8_t bit, Rule rule, std::string message);
   void add(Rule rule, std::string message, std::optional<std::uint64_t> pos = std::nullopt);
+  // Charges what the table and the name list hold now; false (with `ec` set, which stops the
+  // parser) once the memory budget refuses.
+  bool covered(error_code& ec);
   std::optional<std::string_view> entry_name() const;
 
   TableBuilder& table_;
   FindingList& findings_;
+  TableAllowance& allowance_;
   const char* header_begin_;  // the header text, for "does this string lie in it"
   const char* header_end_;
   std::vector<Frame> frames_;

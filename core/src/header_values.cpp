@@ -50,12 +50,12 @@ bool HeaderHandler::on_object_end(std::size_t n, error_code&) {
   return true;
 }
 
-bool HeaderHandler::on_array_end(std::size_t, error_code&) {
+bool HeaderHandler::on_array_end(std::size_t, error_code& ec) {
   const Ctx ctx = frames_.back().ctx;
   frames_.pop_back();
   if (ctx == Ctx::shape) end_shape();
   if (ctx == Ctx::offsets) end_offsets();
-  return true;
+  return covered(ec);
 }
 
 bool HeaderHandler::on_string_part(string_view s, std::size_t, error_code&) {
@@ -64,31 +64,32 @@ bool HeaderHandler::on_string_part(string_view s, std::size_t, error_code&) {
   return true;
 }
 
-bool HeaderHandler::on_string(string_view s, std::size_t, error_code&) {
+bool HeaderHandler::on_string(string_view s, std::size_t, error_code& ec) {
   note_pos(s);
   const Want w = current_want();
   if (w == Want::meta_value) {
     table_.add_metadata(meta_key_, collect(s, true));
-    return true;
+    return covered(ec);
   }
   if (w == Want::dtype) {
     on_dtype(table_.str(collect(s, true)));
-    return true;
+    return covered(ec);
   }
   value(Kind::string);
   return true;
 }
 
-bool HeaderHandler::on_int64(std::int64_t v, string_view text, error_code&) {
+// Integers are where a shape grows (dims_): charged like the table.
+bool HeaderHandler::on_int64(std::int64_t v, string_view text, error_code& ec) {
   note_pos(text);
   value(Kind::integer, text, static_cast<std::uint64_t>(v));
-  return true;
+  return covered(ec);
 }
 
-bool HeaderHandler::on_uint64(std::uint64_t v, string_view text, error_code&) {
+bool HeaderHandler::on_uint64(std::uint64_t v, string_view text, error_code& ec) {
   note_pos(text);
   value(Kind::integer, text, v);
-  return true;
+  return covered(ec);
 }
 
 bool HeaderHandler::on_double(double v, string_view text, error_code&) {

@@ -53,7 +53,8 @@ void check_after_object(std::string_view header, std::size_t from, FindingList& 
 
 }  // namespace
 
-ParsedHeader parse_header(std::string header, const Limits& limits, FindingList& findings) {
+ParsedHeader parse_header(std::string header, const Limits& limits, FindingList& findings,
+                          TableAllowance& allowance) {
   ParsedHeader out;
   if (header.starts_with("\xEF\xBB\xBF")) {
     findings.add(Rule::st2_bom, "the header starts with a UTF-8 byte-order mark", 8);
@@ -64,10 +65,15 @@ ParsedHeader parse_header(std::string header, const Limits& limits, FindingList&
   boost::json::parse_options options;
   options.max_depth = limits.max_json_depth;
   const std::string_view text = builder.header();
-  boost::json::basic_parser<HeaderHandler> parser(options, builder, findings, limits.max_json_depth,
-                                                  estimate_tensors(text));
+  boost::json::basic_parser<HeaderHandler> parser(options, builder, findings, allowance,
+                                                  limits.max_json_depth, estimate_tensors(text));
   boost::json::error_code ec;
   const std::size_t used = parser.write_some(false, text.data(), text.size(), ec);
+  if (allowance.refused()) {
+    out.budget_refused = true;
+    out.table = builder.release();
+    return out;
+  }
   parser.handler().report_duplicate_names();
   if (ec) {
     const Rule rule = classify(ec, text, used);

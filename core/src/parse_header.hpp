@@ -4,6 +4,7 @@
 #include <string>
 
 #include "finding_list.hpp"
+#include "table_allowance.hpp"
 #include "tensorgate/limits.hpp"
 #include "tensorgate/tensor_table.hpp"
 
@@ -14,11 +15,14 @@ struct ParsedHeader {
   bool json_ok = false;             // one JSON value followed by whitespace only
   std::uint64_t object_end = 0;     // header position just after the root object
   bool reference_rejects = false;   // valid here, but the reference reader refuses it
+  bool budget_refused = false;      // the memory budget refused the table: no verdict
 };
 
 // Parses and checks all N header bytes at once (ST2, ST3, ST4; STW warnings). Boost.JSON 1.81
 // must see the whole header in one write_some: a \u escape split across calls overflows its
 // stack buffer (boostorg/json#876).
-ParsedHeader parse_header(std::string header, const Limits& limits, FindingList& findings);
+// The table is charged to `allowance` as it grows.
+ParsedHeader parse_header(std::string header, const Limits& limits, FindingList& findings,
+                          TableAllowance& allowance);
 
 }  // namespace tensorgate::detail

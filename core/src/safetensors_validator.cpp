@@ -116,9 +116,17 @@ std::size_t SafetensorsValidator::take_header(std::span<const std::byte> chunk) 
 }
 
 void SafetensorsValidator::on_header() {
-  ParsedHeader parsed = parse_header(std::move(header_), limits_, findings_);
+  TableAllowance allowance(budget_);
+  ParsedHeader parsed = parse_header(std::move(header_), limits_, findings_, allowance);
+  budget_held_ += allowance.charged();
   header_ = std::string();
   table_ = std::move(parsed.table);
+  if (parsed.budget_refused) {
+    aborted_ = Aborted{"header-memory-budget", "no memory left in the shared budget for the tables of a " +
+                                                   std::to_string(n_) + "-byte header"};
+    state_ = State::stopped;
+    return;
+  }
   object_end_ = parsed.object_end;
   reference_rejects_ = parsed.reference_rejects;
   understood_ = parsed.json_ok && !findings_.has_errors();

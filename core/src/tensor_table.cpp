@@ -36,11 +36,13 @@ StrRef TableBuilder::arena_append(std::string_view s) {
   r.len = static_cast<std::uint32_t>(s.size()) & 0x7fffffffu;
   r.in_arena = 1;
   table_->arena_.append(s);
+  bytes_ += s.size();
   return r;
 }
 
 void TableBuilder::arena_extend(StrRef& r, std::string_view s) {
   table_->arena_.append(s);
+  bytes_ += s.size();
   r.len = static_cast<std::uint32_t>(r.len + s.size()) & 0x7fffffffu;
 }
 
@@ -53,6 +55,7 @@ void TableBuilder::set_shape(TensorTable::Record& r, std::span<const std::uint64
   auto& t = *table_;
   if (dims.size() > kDimChunk) {  // a shape larger than a chunk gets its own allocation
     auto own = std::make_unique<std::uint64_t[]>(dims.size());
+    bytes_ += dims.size() * sizeof(std::uint64_t);
     std::copy(dims.begin(), dims.end(), own.get());
     r.heap_dims = own.get();
     // keep the current chunk last so later shapes continue filling it
@@ -62,6 +65,7 @@ void TableBuilder::set_shape(TensorTable::Record& r, std::span<const std::uint64
   }
   if (t.dim_chunks_.empty() || t.dim_chunk_used_ + dims.size() > kDimChunk) {
     t.dim_chunks_.push_back(std::make_unique<std::uint64_t[]>(kDimChunk));
+    bytes_ += kDimChunk * sizeof(std::uint64_t);
     t.dim_chunk_used_ = 0;
   }
   std::uint64_t* dst = t.dim_chunks_.back().get() + t.dim_chunk_used_;

@@ -1,0 +1,43 @@
+#pragma once
+// The memory a parsed header's table may take from the shared budget.
+//
+// Why: the header's bytes are charged before they are buffered, but the table built from them
+// can be several times larger ("a":0 is 6 header bytes and a 48-byte record; [1,1,1] spends
+// 8 bytes a dimension for 2 of text). Without this, a 100 MB header could hold ~1 GB outside
+// the service's budget. The table is charged as it grows, in 1 MiB steps; a refusal stops the
+// parse and the validator reports the budget as the reason it could not decide.
+#include <cstddef>
+
+#include "tensorgate/memory_budget.hpp"
+
+namespace tensorgate::detail {
+
+class TableAllowance {
+ public:
+  static constexpr std::size_t kStep = std::size_t{1} << 20;
+
+  explicit TableAllowance(MemoryBudget* budget) : budget_(budget) {}
+
+  // The table now holds `bytes`; false once the budget refused to cover them.
+  bool cover(std::size_t bytes) {
+    if (!budget_ || bytes <= charged_) return !refused_;
+    if (refused_) return false;
+    const std::size_t want = (bytes - charged_ + kStep - 1) / kStep * kStep;
+    if (!budget_->try_acquire(want)) {
+      refused_ = true;
+      return false;
+    }
+    charged_ += want;
+    return true;
+  }
+
+  bool refused() const { return refused_; }
+  std::size_t charged() const { return charged_; }
+
+ private:
+  MemoryBudget* budget_;
+  std::size_t charged_ = 0;
+  bool refused_ = false;
+};
+
+}  // namespace tensorgate::detail
