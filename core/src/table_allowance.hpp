@@ -4,8 +4,9 @@
 // Why: the header's bytes are charged before they are buffered, but the table built from them
 // can be several times larger ("a":0 is 6 header bytes and a 48-byte record; [1,1,1] spends
 // 8 bytes a dimension for 2 of text). Without this, a 100 MB header could hold ~1 GB outside
-// the service's budget. The table is charged as it grows, in 1 MiB steps; a refusal stops the
+// the service's budget. The table is charged as it grows; a refusal stops the
 // parse and the validator reports the budget as the reason it could not decide.
+#include <algorithm>
 #include <cstddef>
 
 #include "tensorgate/memory_budget.hpp"
@@ -22,7 +23,9 @@ class TableAllowance {
   bool cover(std::size_t bytes) {
     if (!budget_ || bytes <= charged_) return !refused_;
     if (refused_) return false;
-    const std::size_t want = (bytes - charged_ + kStep - 1) / kStep * kStep;
+    // Exact while small (a tiny budget still admits a one-tensor table), then doubling up to
+    // 1 MiB steps, so a large table asks the shared budget a few hundred times, not per record.
+    const std::size_t want = std::max(bytes - charged_, std::min(kStep, charged_));
     if (!budget_->try_acquire(want)) {
       refused_ = true;
       return false;
