@@ -24,7 +24,7 @@ void add_limits(po::options_description& d, ServiceConfig& c, Durations& t) {
       ("max-name-bytes", po::value(&c.max_name_bytes)->default_value(c.max_name_bytes), "longest name= query value")
       ("max-check-model-bytes", po::value(&c.max_check_model_bytes)->default_value(c.max_check_model_bytes), "largest /v1/check-model body; above: 413")
       ("max-safetensors-header-bytes", po::value(&c.max_safetensors_header_bytes)->default_value(c.max_safetensors_header_bytes), "largest safetensors header buffered; above (and within the format's cap): 413")
-      ("header-memory-budget-bytes", po::value(&c.header_memory_budget_bytes)->default_value(c.header_memory_budget_bytes), "header bytes all uploads may buffer together; past it: 503")
+      ("header-memory-budget-bytes", po::value(&c.header_memory_budget_bytes)->default_value(c.header_memory_budget_bytes), "header bytes, and the tables parsed from them, all uploads may hold together; past it: 503")
       ("max-concurrent-uploads", po::value(&c.max_concurrent_uploads)->default_value(c.max_concurrent_uploads), "uploads at once; past it: 503")
       ("header-timeout-ms", po::value(&t.header)->default_value(t.header), "time for a request's header, from its first byte")
       ("body-idle-timeout-ms", po::value(&t.body_idle)->default_value(t.body_idle), "longest wait for body bytes")
