@@ -35,11 +35,11 @@ std::optional<std::string_view> HeaderHandler::entry_name() const {
 
 void HeaderHandler::push(Ctx ctx) { frames_.push_back(Frame{ctx, nullptr}); }
 
-bool HeaderHandler::covered(error_code& ec) {
-  // Each record also leaves two 8-byte keys in the duplicate-name scan (the list and its sort).
-  const std::size_t bytes = table_.bytes() + table_.record_count() * 2 * sizeof(std::uint64_t) +
-                            dims_.capacity() * sizeof(std::uint64_t);
-  if (allowance_.cover(bytes)) return true;
+bool HeaderHandler::cover_more(std::size_t bytes, error_code& ec) {
+  if (allowance_.cover(bytes)) {
+    covered_bytes_ = allowance_.covered();
+    return true;
+  }
   ec = make_error_code(boost::system::errc::not_enough_memory);
   return false;
 }
@@ -104,6 +104,7 @@ void HeaderHandler::on_root_key(StrRef key) {
   entry_.record = table_.record_count() - 1;
   want_ = Want::entry;
   names_.add(static_cast<std::uint32_t>(entry_.record), table_.str(key));
+  name_key_bytes_ += 2 * sizeof(std::uint64_t);  // its key, and its place in the sort buffer
 }
 
 void HeaderHandler::report_duplicate_names() {

@@ -123,13 +123,20 @@ class HeaderHandler {
   void report_field(std::uint8_t bit, Rule rule, std::string message);
   void add(Rule rule, std::string message, std::optional<std::uint64_t> pos = std::nullopt);
   // Charges what the table and the name list hold now; false (with `ec` set, which stops the
-  // parser) once the memory budget refuses.
-  bool covered(error_code& ec);
+  // parser) once the memory budget refuses. Called per key and value: the common case is one
+  // comparison.
+  bool covered(error_code& ec) {
+    const std::size_t bytes = table_.bytes() + name_key_bytes_ + dims_.capacity() * sizeof(std::uint64_t);
+    return bytes <= covered_bytes_ || cover_more(bytes, ec);
+  }
+  bool cover_more(std::size_t bytes, error_code& ec);
   std::optional<std::string_view> entry_name() const;
 
   TableBuilder& table_;
   FindingList& findings_;
   TableAllowance& allowance_;
+  std::size_t covered_bytes_ = 0;   // what allowance_ covers now
+  std::size_t name_key_bytes_ = 0;  // the duplicate-name scan's keys and their sort buffer
   const char* header_begin_;  // the header text, for "does this string lie in it"
   const char* header_end_;
   std::vector<Frame> frames_;

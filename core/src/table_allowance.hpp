@@ -8,6 +8,7 @@
 // parse and the validator reports the budget as the reason it could not decide.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "tensorgate/memory_budget.hpp"
 
@@ -35,6 +36,8 @@ class TableAllowance {
   }
 
   bool refused() const { return refused_; }
+  // Bytes the table may reach before the next call to cover() can change anything.
+  std::size_t covered() const { return budget_ ? charged_ : SIZE_MAX; }
   std::size_t charged() const { return charged_; }
 
  private:
