@@ -21,10 +21,11 @@ RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release \
  && strip /build/cli/tensorgate
 
 # --- run: the binary, its shared libraries and a user without privileges ---------------------
+# Boost and OpenSSL are linked statically (CMakeLists.txt); spdlog and fmt ship no static library.
 FROM debian:bookworm
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      libboost-json1.81.0 libboost-program-options1.81.0 libspdlog1.10 libfmt9 libssl3 \
+      libspdlog1.10 libfmt9 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --no-create-home --uid 10001 --shell /usr/sbin/nologin tensorgate
 COPY --from=build /build/cli/tensorgate /usr/local/bin/tensorgate
