@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -48,6 +49,19 @@ class ServeProcess {
   }
   std::uint16_t port() const { return port_; }
   void signal(int sig) { ::kill(pid_, sig); }
+  // Reads the log until `text` appears in it (false after ~10 s without it).
+  bool wait_for_log(std::string_view text) {
+    char buf[4096];
+    for (int polls = 0; log_.find(text) == std::string::npos; ++polls) {
+      pollfd pfd{out_, POLLIN, 0};
+      if (polls == 100 || ::poll(&pfd, 1, 100) < 0) return false;
+      if (!(pfd.revents & (POLLIN | POLLHUP))) continue;
+      const ssize_t n = ::read(out_, buf, sizeof buf);
+      if (n <= 0) return false;
+      log_.append(buf, static_cast<std::size_t>(n));
+    }
+    return true;
+  }
   // The exit status, or -1 when the process has not exited within `ms`.
   int wait_exit(int ms) {
     for (int waited = 0; waited < ms; waited += 10) {
@@ -64,17 +78,16 @@ class ServeProcess {
  private:
   // The "listening" log line names the ephemeral port.
   std::uint16_t read_port() {
-    std::string text;
     char buf[4096];
     for (;;) {
       const ssize_t n = ::read(out_, buf, sizeof buf);
       if (n <= 0) return 0;
-      text.append(buf, static_cast<std::size_t>(n));
-      const std::size_t at = text.find("\"address\":\"127.0.0.1:");
+      log_.append(buf, static_cast<std::size_t>(n));
+      const std::size_t at = log_.find("\"address\":\"127.0.0.1:");
       if (at == std::string::npos) continue;
-      const std::size_t end = text.find('"', at + 21);
+      const std::size_t end = log_.find('"', at + 21);
       if (end == std::string::npos) continue;
-      return static_cast<std::uint16_t>(std::stoi(text.substr(at + 21, end - at - 21)));
+      return static_cast<std::uint16_t>(std::stoi(log_.substr(at + 21, end - at - 21)));
     }
   }
 
@@ -82,6 +95,7 @@ class ServeProcess {
   int out_ = -1;
   std::uint16_t port_ = 0;
   bool exited_ = false;
+  std::string log_;  // what the process has logged so far
 };
 
 bool can_connect(std::uint16_t port) {
@@ -116,12 +130,11 @@ TEST(ServiceDrain, SigtermLetsTheUploadInFlightFinish) {
   ASSERT_EQ(kept.read_response("GET", "/livez").status, 200u);
 
   p.signal(SIGTERM);
-  HttpResponse ready;
-  for (int i = 0; i < 1000 && ready.status != 503u; ++i) {
-    kept.send(head("GET", "/readyz"));
-    ready = kept.read_response("GET", "/readyz");
-    if (ready.status != 503u) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  // Asked before the drain has begun, /readyz could still say 200 and close the connection
+  // (the drain starts between the answer and its write): wait for the drain's log line first.
+  ASSERT_TRUE(p.wait_for_log("\"event\":\"draining\""));
+  kept.send(head("GET", "/readyz"));
+  const HttpResponse ready = kept.read_response("GET", "/readyz");
   EXPECT_EQ(ready.status, 503u);
   bool refused = false;  // the acceptor closes right after the drain begins
   for (int i = 0; i < 200 && !refused; ++i) {
