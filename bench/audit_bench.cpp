@@ -22,6 +22,7 @@
 
 #include "conversion_builder.hpp"
 #include "file_check.hpp"
+#include "file_source.hpp"
 #include "tensorgate/audit.hpp"
 #include "tensorgate/writer.hpp"
 
@@ -154,17 +155,6 @@ void make_pair(std::uint64_t layers) {
   g_pair->bytes = fs::file_size(g_pair->src / "model.safetensors") + fs::file_size(g_pair->gguf);
 }
 
-class FileSource final : public tensorgate::ByteSource {
- public:
-  explicit FileSource(const fs::path& p) : fd_(p, O_RDONLY) {}
-  bool read(std::uint64_t offset, std::span<std::byte> out) override {
-    return ::pread(fd_.get(), out.data(), out.size(), static_cast<off_t>(offset)) == static_cast<ssize_t>(out.size());
-  }
-
- private:
-  Fd fd_;
-};
-
 // The baseline: both files read once, in order, in 4 MiB reads (the audit's chunk size).
 void BM_ReadBothOnce(benchmark::State& state) {
   std::vector<char> buf(4 << 20);
@@ -182,7 +172,11 @@ void BM_Audit(benchmark::State& state) {
   for (auto _ : state) {
     const auto src_file = tensorgate::cli::check_file((g_pair->src / "model.safetensors").string(), {});
     const auto gguf_file = tensorgate::cli::check_file(g_pair->gguf.string(), {});
-    FileSource src(g_pair->src / "model.safetensors"), gguf(g_pair->gguf);
+    tensorgate::cli::FileSource src, gguf;  // the CLI's own reader
+    if (!src.open((g_pair->src / "model.safetensors").string()) || !gguf.open(g_pair->gguf.string())) {
+      state.SkipWithError("cannot open the pair");
+      break;
+    }
     tensorgate::AuditInput in;
     const std::string real_config = [] {
       std::FILE* f = std::fopen((g_pair->src / "config.json").c_str(), "r");
@@ -192,10 +186,10 @@ void BM_Audit(benchmark::State& state) {
       return s;
     }();
     in.config_json = real_config;
-    in.sources.push_back({"model.safetensors", &*src_file.report, &src, fs::file_size(g_pair->src / "model.safetensors")});
+    in.sources.push_back({"model.safetensors", &*src_file.report, &src, src.size()});
     in.gguf = &*gguf_file.report;
     in.gguf_bytes = &gguf;
-    in.gguf_file_size = fs::file_size(g_pair->gguf);
+    in.gguf_file_size = gguf.size();
     const auto report = tensorgate::audit_conversion(in);
     if (!report.faithful) state.SkipWithError("the benchmark's pair is not faithful");
     benchmark::DoNotOptimize(report.bytes_read);

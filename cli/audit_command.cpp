@@ -1,9 +1,5 @@
 #include "audit_command.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstdio>
@@ -15,6 +11,7 @@
 #include "check_command.hpp"
 #include "report_output.hpp"
 #include "file_check.hpp"
+#include "file_source.hpp"
 #include "model_dir_check.hpp"
 #include "tensorgate/audit.hpp"
 #include "tensorgate/report_writers.hpp"
@@ -56,37 +53,6 @@ void parse(const std::vector<std::string>& args, AuditOptions& o) {
   check_output_options(o.output);
   if (o.paths.size() != 2) throw po::error("SRC and GGUF are needed, and nothing else");
 }
-
-// A file read with pread: the audit asks for byte ranges, in order where it can.
-class FileSource final : public ByteSource {
- public:
-  bool open(const std::string& path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    struct stat st {};
-    if (fd_ < 0 || ::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) return false;
-    size_ = static_cast<std::uint64_t>(st.st_size);
-    ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
-    return true;
-  }
-  ~FileSource() override {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  bool read(std::uint64_t offset, std::span<std::byte> out) override {
-    std::size_t done = 0;
-    while (done < out.size()) {
-      const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return false;  // an error, or the file ended: it changed since it was validated
-      done += static_cast<std::size_t>(n);
-    }
-    return true;
-  }
-  std::uint64_t size() const { return size_; }
-
- private:
-  int fd_ = -1;
-  std::uint64_t size_ = 0;
-};
 
 // What the audit needs from disk; `error` when a path cannot be used.
 struct Gathered {

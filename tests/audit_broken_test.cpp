@@ -12,13 +12,7 @@ using tgtest::ConvertOptions;
 using tgtest::GgufParts;
 using tgtest::TinyLlama;
 
-struct Fixture {
-  TinyLlama m;
-  std::vector<tgtest::SourceTensorData> tensors = tgtest::make_checkpoint(m);
-  std::map<std::string, std::string> source = tgtest::source_files(m, tensors);
-  GgufParts parts(const ConvertOptions& o = {}) const { return tgtest::convert(m, tensors, o); }
-  tgtest::AuditRun audit(const GgufParts& p) const { return tgtest::audit_files(source, p.build()); }
-};
+using Fixture = tgtest::Conversion;
 
 void flip(GgufParts& p, const std::string& name, std::size_t byte, unsigned bit) {
   auto* t = p.find(name);

@@ -16,13 +16,7 @@ using tgtest::ConvertOptions;
 using tgtest::GgufParts;
 using tgtest::TinyLlama;
 
-struct Fixture {
-  TinyLlama m;
-  std::vector<tgtest::SourceTensorData> tensors = tgtest::make_checkpoint(m);
-  std::map<std::string, std::string> source = tgtest::source_files(m, tensors);
-  GgufParts parts(const ConvertOptions& o = {}) const { return tgtest::convert(m, tensors, o); }
-  tgtest::AuditRun audit(const GgufParts& p) const { return tgtest::audit_files(source, p.build()); }
-};
+using Fixture = tgtest::Conversion;
 
 TEST(AuditRope, MissingRopeFrequencies) {
   Fixture f;

@@ -26,17 +26,14 @@ TinyLlama block_model(tensorgate::Dtype dtype = tensorgate::Dtype::BF16) {
   return m;
 }
 
-struct Lossy {
-  TinyLlama m;
-  std::vector<tgtest::SourceTensorData> tensors;
-  std::map<std::string, std::string> source;
-  explicit Lossy(TinyLlama model) : m(model), tensors(tgtest::make_checkpoint(m)), source(tgtest::source_files(m, tensors)) {}
+// A conversion whose weights are written in one lossy type.
+struct Lossy : tgtest::Conversion {
+  using Conversion::Conversion;
   GgufParts parts(std::uint32_t weight_type) const {
     ConvertOptions o;
     o.weight_type = weight_type;
-    return tgtest::convert(m, tensors, o);
+    return Conversion::parts(o);
   }
-  tgtest::AuditRun audit(const GgufParts& p) const { return tgtest::audit_files(source, p.build()); }
 };
 
 const tensorgate::Finding& first_error(const tgtest::AuditRun& run) {

@@ -13,10 +13,11 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 
 import jsonschema
+
+from e2e_support import load_schemas, write_cases
 
 TENSORGATE, WRITE_CONVERSIONS, DOCS = sys.argv[1:4]
 del sys.argv[1:4]
@@ -29,15 +30,8 @@ def run(*args):
 class AuditTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.cases = os.path.join(cls.tmp.name, "cases")
-        subprocess.run([WRITE_CONVERSIONS, cls.cases], check=True)
-        with open(os.path.join(cls.cases, "MANIFEST.tsv"), encoding="utf-8") as f:
-            cls.manifest = [line.rstrip("\n").split("\t") for line in f if line.strip()]
-        with open(os.path.join(DOCS, "report.schema.json"), encoding="utf-8") as f:
-            cls.report_schema = json.load(f)
-        with open(os.path.join(DOCS, "sarif-2.1.0-subset.schema.json"), encoding="utf-8") as f:
-            cls.sarif_schema = json.load(f)
+        cls.tmp, cls.cases, cls.manifest = write_cases(WRITE_CONVERSIONS, "cases")
+        cls.report_schema, cls.sarif_schema = load_schemas(DOCS)
 
     @classmethod
     def tearDownClass(cls):

@@ -9,10 +9,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 
 import jsonschema
+
+from e2e_support import load_schemas, write_cases
 
 TENSORGATE, WRITE_SAMPLES, DOCS = sys.argv[1:4]
 ROOT = os.path.dirname(os.path.abspath(DOCS))
@@ -31,15 +32,8 @@ def families(file_report, severity=None):
 class CliTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.TemporaryDirectory()
-        cls.samples = os.path.join(cls.tmp.name, "samples")
-        subprocess.run([WRITE_SAMPLES, cls.samples], check=True)
-        with open(os.path.join(cls.samples, "MANIFEST.tsv"), encoding="utf-8") as f:
-            cls.manifest = [line.rstrip("\n").split("\t") for line in f if line.strip()]
-        with open(os.path.join(DOCS, "report.schema.json"), encoding="utf-8") as f:
-            cls.report_schema = json.load(f)
-        with open(os.path.join(DOCS, "sarif-2.1.0-subset.schema.json"), encoding="utf-8") as f:
-            cls.sarif_schema = json.load(f)
+        cls.tmp, cls.samples, cls.manifest = write_cases(WRITE_SAMPLES, "samples")
+        cls.report_schema, cls.sarif_schema = load_schemas(DOCS)
 
     @classmethod
     def tearDownClass(cls):

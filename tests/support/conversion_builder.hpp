@@ -108,6 +108,19 @@ using SourceWrap = std::function<tensorgate::ByteSource*(const std::string& file
 AuditRun audit_files(const std::map<std::string, std::string>& source, const std::string& gguf,
                      const tensorgate::AuditLimits& limits, const SourceWrap& wrap);
 
+// Where every audit test starts: a checkpoint of model `m`, its model directory, and the
+// converter's GGUF of it (with options that break it in one way or another).
+struct Conversion {
+  explicit Conversion(TinyLlama model = {})
+      : m(model), tensors(make_checkpoint(m)), source(source_files(m, tensors)) {}
+  GgufParts parts(const ConvertOptions& o = {}) const { return convert(m, tensors, o); }
+  AuditRun audit(const GgufParts& p) const { return audit_files(source, p.build()); }
+
+  TinyLlama m;
+  std::vector<SourceTensorData> tensors;
+  std::map<std::string, std::string> source;
+};
+
 // Numbers as a converter writes them.
 std::uint16_t to_bf16(float v);   // round to nearest even
 std::uint16_t to_f16(float v);    // round to nearest even, overflow to infinity
