@@ -24,7 +24,7 @@
 #include "file_check.hpp"
 #include "file_source.hpp"
 #include "tensorgate/audit.hpp"
-#include "tensorgate/writer.hpp"
+#include "tensorgate/safetensors/writer.hpp"
 
 namespace {
 

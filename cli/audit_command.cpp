@@ -74,7 +74,7 @@ std::optional<std::string> read_config(const fs::path& path, std::uint64_t limit
   return text;
 }
 
-Gathered gather(const std::string& src, const std::string& gguf_path, const AuditLimits& limits) {
+Gathered gather(const std::string& src, const std::string& gguf_path, const Limits& limits) {
   Gathered g;
   std::error_code ec;
   if (!fs::is_directory(src, ec)) {
@@ -85,8 +85,8 @@ Gathered gather(const std::string& src, const std::string& gguf_path, const Audi
   for (const CheckedFile& f : g.source_files)
     if (f.error) g.error = f.path + ": " + *f.error;
   if (fs::is_regular_file(fs::path(src) / "config.json", ec))
-    g.config_json = read_config(fs::path(src) / "config.json", limits.config.max_json_bytes);
-  g.gguf = check_file(gguf_path, Limits{}, FormatChoice::gguf);
+    g.config_json = read_config(fs::path(src) / "config.json", limits.directory.max_json_bytes);
+  g.gguf = check_file(gguf_path, limits, FormatChoice::gguf);
   if (g.gguf.error) g.error = *g.gguf.error;  // reported under the GGUF's own path
   return g;
 }
@@ -122,7 +122,7 @@ int run_audit(const std::vector<std::string>& args) {
   }
   const std::string& src = o.paths[0];
   const std::string& gguf_path = o.paths[1];
-  const AuditLimits limits;
+  const Limits limits;
   Gathered g = gather(src, gguf_path, limits);
   AuditInput in;
   auto gguf_file = std::make_unique<FileSource>();

@@ -101,7 +101,6 @@ int run_check(const std::vector<std::string>& args) {
       check_model_directory(item.path, input_format, files);
     } else {
       files.push_back(check_file(item.path, Limits{}, input_format));
-      add_tinyllm_warnings(files.back());
     }
   }
   if (files.empty() && o.output.format == "text") std::fputs("nothing checkable found\n", stderr);

@@ -29,7 +29,7 @@ std::optional<std::string> read_small(const fs::path& path, std::uint64_t limit,
 
 void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out) {
   ModelDirectory md;
-  const DirectoryLimits limits;
+  const Limits limits;
   std::vector<fs::path> files;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -44,11 +44,11 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
   for (const fs::path& p : files) {
     const std::string name = p.filename().string();
     md.file_names.push_back(name);
-    if (name == "config.json") md.config_json = read_small(p, limits.max_json_bytes, out);
-    if (name == "model.safetensors.index.json") md.index_json = read_small(p, limits.max_json_bytes, out);
+    if (name == "config.json") md.config_json = read_small(p, limits.directory.max_json_bytes, out);
+    if (name == "model.safetensors.index.json") md.index_json = read_small(p, limits.directory.max_json_bytes, out);
     if (name == "tokenizer.json") md.has_tokenizer_json = true;
     if (!name.ends_with(".safetensors") && !name.ends_with(".gguf")) continue;
-    CheckedFile checked = check_file(p.string(), Limits{}, format);
+    CheckedFile checked = check_file(p.string(), limits, format);
     if (checked.report && checked.report->format == Format::safetensors)
       md.weights.push_back(inventory_of(name, *checked.report));
     else if (name.ends_with(".safetensors"))
@@ -57,18 +57,6 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
   }
   CheckedFile directory{dir, std::nullopt, std::nullopt, tensorgate::check_model_directory(md, limits)};
   out.push_back(std::move(directory));
-}
-
-void add_tinyllm_warnings(CheckedFile& file) {
-  if (!file.report || !file.report->safetensors) return;
-  // Only files that claim the conventions pay for an inventory.
-  const auto& metadata = file.report->safetensors->metadata;
-  const bool claims = std::any_of(metadata.begin(), metadata.end(), [](const auto& kv) {
-    return (kv.first == "format" && kv.second == "tinyllm") || kv.first == "quant";
-  });
-  if (!claims) return;
-  const FileInventory inv = inventory_of(fs::path(file.path).filename().string(), *file.report);
-  for (Finding& f : tinyllm_file_findings(inv, Severity::warning)) file.report->findings.push_back(std::move(f));
 }
 
 }  // namespace tensorgate::cli

@@ -12,8 +12,4 @@ namespace tensorgate::cli {
 // listing holds are opened; names in the index are never used as paths.
 void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out);
 
-// A lone file that claims the tinyllm conventions (metadata format tinyllm, or quant) gets
-// them checked as warnings.
-void add_tinyllm_warnings(CheckedFile& file);
-
 }  // namespace tensorgate::cli

@@ -84,9 +84,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const tensorgate::AuditReport whole = tensorgate::audit_conversion(input);
   check(whole);
   tgfuzz::require(!whole.io_error, "reads-stay-inside-valid-files", whole.io_error.value_or(""));
-  tensorgate::AuditLimits small;
-  small.chunk_bytes = 1;  // raised to the 64 KiB floor
-  small.max_pieces = pieces;
+  tensorgate::Limits small;
+  small.audit.chunk_bytes = 1;  // raised to the 64 KiB floor
+  small.audit.max_pieces = pieces;
   const tensorgate::AuditReport chunked = tensorgate::audit_conversion(input, small);
   check(chunked);
   tgfuzz::require(chunked.findings == whole.findings && chunked.faithful == whole.faithful, "chunking-changes-nothing");

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Line coverage of core/ over the fuzz corpora: builds the replay binaries with clang
 # source-based coverage (preset coverage), replays corpus/<target>/ (regressions included),
-# prints the percentage for core/ and for its safetensors parts, and writes the uncovered lines
+# prints the percentage for core/ and for each of its rooms (core/src/<room>/), and writes the uncovered lines
 # to build/coverage/uncovered-lines.txt.
 #
 #   fuzz/coverage.sh [TARGET...]
@@ -40,14 +40,14 @@ for line in open(lcov):
         n, count = line[3:].split(",")[:2]
         files[current][int(n)] = int(count)
 
-# The safetensors parts: core/'s own files, without the GGUF reader, model directories, the
-# conversion audit, and the format sniffing and report code that only those use.
-OTHER_PARTS = ("/gguf/", "/modeldir/", "/audit/")
-OTHER_FILES = ("detect.cpp", "report_gguf_json.cpp", "report_directory.cpp", "gguf.hpp", "audit.hpp",
-               "model_dir.hpp", "detect.hpp")
-
-def is_safetensors(path):
-    return not any(p in path for p in OTHER_PARTS) and os.path.basename(path) not in OTHER_FILES
+# One figure per room of core/src (one folder per format, the report writers, the shared code),
+# then all of core/.
+def room(path):
+    parts = path.split("/")
+    if "src" not in parts:
+        return "include"
+    i = parts.index("src")
+    return parts[i + 1] if i + 2 < len(parts) else "src"
 
 def total(pred):
     lines = [c for f, d in files.items() if pred(f) for c in d.values()]
@@ -58,7 +58,8 @@ with open(out, "w") as fh:
         missed = sorted(n for n, c in files[f].items() if c == 0)
         if missed:
             fh.write(f"{f}: {','.join(map(str, missed))}\n")
-for label, pred in (("core/ (all)", lambda f: True), ("core/ safetensors parts", is_safetensors)):
+rooms = sorted({room(f) for f in files})
+for label, pred in [("core/ (all)", lambda f: True)] + [(f"core/ {r}", (lambda r: lambda f: room(f) == r)(r)) for r in rooms]:
     hit, n = total(pred)
     print(f"line coverage of {label}: {hit}/{n} = {100.0 * hit / max(n, 1):.2f}%")
 print(f"uncovered lines: {out}")

@@ -10,7 +10,7 @@
 
 #include "fuzz_support.hpp"
 #include "tensorgate/validator.hpp"
-#include "tensorgate/writer.hpp"
+#include "tensorgate/safetensors/writer.hpp"
 
 namespace {
 

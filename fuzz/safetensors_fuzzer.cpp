@@ -5,7 +5,7 @@
 
 #include "fuzz_support.hpp"
 #include "tensorgate/validator.hpp"
-#include "tensorgate/writer.hpp"
+#include "tensorgate/safetensors/writer.hpp"
 
 namespace {
 

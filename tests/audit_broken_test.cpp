@@ -157,7 +157,7 @@ TEST(AuditBroken, FindingsAreCapped) {
   Fixture f;
   ConvertOptions o;
   o.permute_qk = false;
-  tensorgate::AuditLimits limits;
+  tensorgate::Limits limits;
   limits.max_findings = 2;
   const auto run = tgtest::audit_files(f.source, f.parts(o).build(), limits);
   EXPECT_FALSE(run.report.faithful);

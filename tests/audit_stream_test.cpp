@@ -48,7 +48,7 @@ struct Recorded {
 };
 
 Recorded audit_recorded(const std::map<std::string, std::string>& source, const std::string& gguf,
-                        const tensorgate::AuditLimits& limits) {
+                        const tensorgate::Limits& limits) {
   Recorded r;
   r.run = tgtest::audit_files(source, gguf, limits, [&](const std::string& name, tensorgate::ByteSource& inner) {
     return (r.files[name] = std::make_unique<Recorder>(inner)).get();
@@ -74,15 +74,15 @@ TEST(AuditStream, SmallChunksReadEachByteOnceInBoundedPieces) {
   const auto tensors = tgtest::make_checkpoint(m);
   const auto source = tgtest::source_files(m, tensors);
   const std::string gguf = tgtest::convert(m, tensors).build();
-  tensorgate::AuditLimits limits;
-  limits.chunk_bytes = 64 << 10;
-  limits.max_pieces = 3;  // q/k batches of three rows: many small runs
+  tensorgate::Limits limits;
+  limits.audit.chunk_bytes = 64 << 10;
+  limits.audit.max_pieces = 3;  // q/k batches of three rows: many small runs
   const Recorded r = audit_recorded(source, gguf, limits);
   ASSERT_TRUE(r.run.report.faithful) << r.run.ids();
   const auto& g = r.files.at("model.gguf")->reads;
   const auto& s = r.files.at("model.safetensors")->reads;
-  for (const Read& x : g) EXPECT_LE(x.size, limits.chunk_bytes);
-  for (const Read& x : s) EXPECT_LE(x.size, limits.chunk_bytes);
+  for (const Read& x : g) EXPECT_LE(x.size, limits.audit.chunk_bytes);
+  for (const Read& x : s) EXPECT_LE(x.size, limits.audit.chunk_bytes);
   // The GGUF: in order, each tensor byte once.
   for (std::size_t i = 1; i < g.size(); ++i) EXPECT_GE(g[i].offset, g[i - 1].offset + g[i - 1].size) << i;
   EXPECT_EQ(total(g), r.run.report.bytes.gguf_tensor_bytes);
@@ -107,9 +107,9 @@ TEST(AuditStream, ChunkSizeNeverChangesTheReport) {
   EXPECT_EQ(base.error_ids(), "AU.value-mismatch AU.value-mismatch AU.value-mismatch");
   for (const std::uint64_t chunk : {std::uint64_t{1}, std::uint64_t{64} << 10, std::uint64_t{300'000}}) {
     for (const std::uint32_t pieces : {1u, 7u, 4096u}) {
-      tensorgate::AuditLimits limits;
-      limits.chunk_bytes = chunk;
-      limits.max_pieces = pieces;
+      tensorgate::Limits limits;
+      limits.audit.chunk_bytes = chunk;
+      limits.audit.max_pieces = pieces;
       const auto run = tgtest::audit_files(source, gguf, limits);
       ASSERT_EQ(run.report.findings.size(), base.report.findings.size());
       for (std::size_t i = 0; i < run.report.findings.size(); ++i)

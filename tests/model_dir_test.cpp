@@ -6,6 +6,8 @@
 #include <fstream>
 
 #include "model_dir_builder.hpp"
+#include "tensorgate/safetensors/writer.hpp"
+#include "tensorgate/validator.hpp"
 #include "model_dir_check.hpp"
 
 using namespace tgtest;
@@ -319,12 +321,22 @@ TEST(ModelDir, Int4TinyllmLlama) {
   EXPECT_EQ(run(d).ids(), "TL.int4 TL.int4");
 }
 
+// A lone file's validator holds it to the conventions it claims, as warnings (so the CLI and
+// /v1/validate report the same); the same file inside a directory gets them as errors.
 TEST(ModelDir, LoneFilesGetTinyllmConventionsAsWarnings) {
-  tensorgate::FileInventory f{"x.safetensors", true, {{"format", "tinyllm"}, {"quant", "int4-gx-sym"}},
-                              {{"w.qweight", "U8", {4, 2}, 8}}};
-  const auto findings = tensorgate::tinyllm_file_findings(f, tensorgate::Severity::warning);
-  ASSERT_EQ(findings.size(), 2u);
-  EXPECT_EQ(findings[0].rule, tensorgate::Rule::tl_quant);
-  EXPECT_EQ(findings[1].rule, tensorgate::Rule::tl_int4);
-  for (const auto& x : findings) EXPECT_EQ(x.severity, tensorgate::Severity::warning);
+  const std::vector<std::byte> data(8);
+  const tensorgate::TensorSpec w{"w.qweight", tensorgate::Dtype::U8, {4, 2}, data};
+  const auto file = tensorgate::write_safetensors({&w, 1}, {{"format", "tinyllm"}, {"quant", "int4-gx-sym"}});
+  ASSERT_TRUE(file.ok()) << file.error;
+  const tensorgate::Report r = tensorgate::validate_safetensors(file.bytes);
+  EXPECT_TRUE(r.valid);
+  std::vector<tensorgate::Rule> tl;
+  for (const auto& x : r.findings) {
+    if (rule_info(x.rule).family != "TL") continue;
+    tl.push_back(x.rule);
+    EXPECT_EQ(x.severity, tensorgate::Severity::warning);
+  }
+  EXPECT_EQ(tl, (std::vector{tensorgate::Rule::tl_quant, tensorgate::Rule::tl_int4}));
+  const tensorgate::Report plain = tensorgate::validate_safetensors(tensorgate::write_safetensors({&w, 1}).bytes);
+  EXPECT_FALSE(plain.has("TL"));  // no claim, no conventions
 }

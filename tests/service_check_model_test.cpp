@@ -6,7 +6,7 @@
 
 #include "model_dir_builder.hpp"
 #include "service_support.hpp"
-#include "tensorgate/writer.hpp"
+#include "tensorgate/safetensors/writer.hpp"
 
 using namespace tgservice;
 

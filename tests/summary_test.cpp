@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "st_builder.hpp"
-#include "tensorgate/writer.hpp"
+#include "tensorgate/safetensors/writer.hpp"
 
 using tensorgate::Dtype;
 

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "st_builder.hpp"
-#include "tensorgate/writer.hpp"
+#include "tensorgate/safetensors/writer.hpp"
 
 using tensorgate::Dtype;
 using tensorgate::TensorSpec;

@@ -50,8 +50,8 @@ void Session<Stream>::on_json_body(error_code ec, std::size_t) {
 template <class Stream>
 void Session<Stream>::answer_check_model() {
   ex_.body_pending = false;
-  DirectoryLimits limits;
-  limits.max_json_bytes = cfg_.max_check_model_bytes;
+  Limits limits;
+  limits.directory.max_json_bytes = cfg_.max_check_model_bytes;
   const CheckModelResult result = check_model_request(json_->get().body(), limits);
   json_.reset();
   if (!result.report) return answer_problem(Problem::bad_check_model, result.error);

@@ -46,12 +46,12 @@ bool AuditRun::has(const std::string& id) const {
 }
 
 AuditRun audit_files(const std::map<std::string, std::string>& source, const std::string& gguf,
-                     const tensorgate::AuditLimits& limits) {
+                     const tensorgate::Limits& limits) {
   return audit_files(source, gguf, limits, [](const std::string&, tensorgate::ByteSource& inner) { return &inner; });
 }
 
 AuditRun audit_files(const std::map<std::string, std::string>& source, const std::string& gguf,
-                     const tensorgate::AuditLimits& limits, const SourceWrap& wrap) {
+                     const tensorgate::Limits& limits, const SourceWrap& wrap) {
   tensorgate::ModelDirectory md;
   std::map<std::string, tensorgate::Report> reports;
   std::map<std::string, MemorySource> bytes;

@@ -11,7 +11,7 @@
 
 #include "gguf_builder.hpp"
 #include "tensorgate/validator.hpp"
-#include "tensorgate/writer.hpp"
+#include "tensorgate/safetensors/writer.hpp"
 
 namespace tgtest {
 namespace {

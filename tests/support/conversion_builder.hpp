@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "tensorgate/audit.hpp"
-#include "tensorgate/dtype.hpp"
+#include "tensorgate/safetensors/dtype.hpp"
 
 namespace tgtest {
 
@@ -102,11 +102,11 @@ struct AuditRun {
   bool has(const std::string& id) const;
 };
 AuditRun audit_files(const std::map<std::string, std::string>& source, const std::string& gguf,
-                     const tensorgate::AuditLimits& limits = {});
+                     const tensorgate::Limits& limits = {});
 // The same, each file's ByteSource wrapped (to record or fail reads); the GGUF is "model.gguf".
 using SourceWrap = std::function<tensorgate::ByteSource*(const std::string& file, tensorgate::ByteSource& inner)>;
 AuditRun audit_files(const std::map<std::string, std::string>& source, const std::string& gguf,
-                     const tensorgate::AuditLimits& limits, const SourceWrap& wrap);
+                     const tensorgate::Limits& limits, const SourceWrap& wrap);
 
 // Where every audit test starts: a checkpoint of model `m`, its model directory, and the
 // converter's GGUF of it (with options that break it in one way or another).

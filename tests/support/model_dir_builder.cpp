@@ -9,7 +9,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "tensorgate/writer.hpp"
+#include "tensorgate/safetensors/writer.hpp"
 
 namespace tgtest {
 namespace fs = std::filesystem;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tensorgate/dtype.hpp"
+#include "tensorgate/safetensors/dtype.hpp"
 
 namespace tgtest {
 

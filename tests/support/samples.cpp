@@ -1,7 +1,7 @@
 #include "samples.hpp"
 
 #include "st_builder.hpp"
-#include "tensorgate/writer.hpp"
+#include "tensorgate/safetensors/writer.hpp"
 
 namespace tgtest {
 namespace {

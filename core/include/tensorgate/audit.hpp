@@ -8,7 +8,7 @@
 //
 // Like every validator of the core, the audit opens nothing: the caller hands it the validated
 // reports and a ByteSource per file, and the audit reads byte ranges into two buffers of
-// AuditLimits::chunk_bytes each. No tensor is ever held whole, so a 6 GB pair costs what a 6 MB
+// Limits::audit.chunk_bytes each. No tensor is ever held whole, so a 6 GB pair costs what a 6 MB
 // one does. The GGUF is read once, in order; the source is read by tensor (and, for q and k, by
 // runs of rows), each byte once.
 #include <cstdint>
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tensorgate/finding.hpp"
+#include "tensorgate/limits.hpp"
 #include "tensorgate/model_dir.hpp"
 #include "tensorgate/report.hpp"
 
@@ -31,23 +32,6 @@ class ByteSource {
   // Fills `out` with the bytes at `offset`; false on an I/O error or when the file ends first
   // (it changed after it was validated). The audit stops at the first false.
   virtual bool read(std::uint64_t offset, std::span<std::byte> out) = 0;
-};
-
-// Every bound the audit enforces.
-struct AuditLimits {
-  // Each side's read buffer: the audit's memory is two of these plus one row of bookkeeping per
-  // tensor. Values below 64 KiB are raised to it (a block of every ggml type must fit).
-  std::uint64_t chunk_bytes = 4ull << 20;
-  // Row pieces gathered into one read (q/k rows are fetched as runs of whole rows): bounds the
-  // bookkeeping of a batch when rows are tiny.
-  std::uint32_t max_pieces = 4096;
-  // Findings kept; further ones are counted in AuditReport::findings_dropped.
-  std::uint32_t max_findings = 1000;
-  // Largest head_dim the RoPE check computes factors for (the factors are computed one at a
-  // time; the bound only refuses absurd configs early).
-  std::uint64_t max_head_dim = 1ull << 16;
-  // Bounds on config.json, read whole.
-  DirectoryLimits config{};
 };
 
 // One weights file of the source model.
@@ -125,6 +109,7 @@ struct AuditReport {
   std::string source_path;            // set by the caller, for the report writers
 };
 
-AuditReport audit_conversion(const AuditInput& input, const AuditLimits& limits = {});
+// Bounded by Limits::audit, Limits::directory (config.json) and Limits::max_findings.
+AuditReport audit_conversion(const AuditInput& input, const Limits& limits = {});
 
 }  // namespace tensorgate

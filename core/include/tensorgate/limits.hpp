@@ -6,6 +6,26 @@
 
 namespace tensorgate {
 
+// Bounds on the JSON files of a model directory (config.json, the index, a /v1/check-model
+// body), which are read whole.
+struct DirectoryLimits {
+  std::uint64_t max_json_bytes = 64ull << 20;  // the largest index seen is a few MB
+  std::uint32_t max_json_depth = 64;           // real configs nest 3 or 4 deep
+};
+
+// Bounds of the conversion audit (docs/audit.md).
+struct AuditLimits {
+  // Each side's read buffer: the audit's memory is two of these plus one row of bookkeeping per
+  // tensor. Values below 64 KiB are raised to it (a block of every ggml type must fit).
+  std::uint64_t chunk_bytes = 4ull << 20;
+  // Row pieces gathered into one read (q/k rows are fetched as runs of whole rows): bounds the
+  // bookkeeping of a batch when rows are tiny.
+  std::uint32_t max_pieces = 4096;
+  // Largest head_dim the RoPE check computes factors for (the factors are computed one at a
+  // time; the bound only refuses absurd configs early).
+  std::uint64_t max_head_dim = 1ull << 16;
+};
+
 struct Limits {
   // safetensors: largest header the validator buffers. The format caps N at 100,000,000 (ST1);
   // values above that are clamped to it.
@@ -13,7 +33,8 @@ struct Limits {
   // safetensors: JSON nesting the header may use. 128 is serde_json's recursion limit, so a header
   // the reference reader parses is never refused for depth.
   std::uint32_t max_json_depth = 128;
-  // Findings kept per file; further ones are counted in Report::findings_dropped.
+  // Findings kept per report (a file, a model directory, an audit); further ones are counted in
+  // findings_dropped and still decide the verdict. The one cap of every producer.
   std::uint32_t max_findings = 1000;
   // safetensors: the hub clients refuse headers above this (warning STW.large-header).
   std::uint64_t large_header_warning = 25'000'000;
@@ -48,6 +69,10 @@ struct Limits {
   // about 40; the bound keeps a hostile file's metadata from growing the summary.
   std::uint64_t gguf_max_scalars_kept = 256;
   std::uint64_t gguf_max_scalar_bytes = 256;
+
+  // --- model directories and the conversion audit -----------------------------------------------
+  DirectoryLimits directory{};
+  AuditLimits audit{};
 };
 
 // The GGUF format's own caps (ggml's gguf.cpp, spec/rules.md GG2): Limits are clamped to them.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tensorgate/finding.hpp"
+#include "tensorgate/limits.hpp"
 #include "tensorgate/report.hpp"
 
 namespace tensorgate {
@@ -32,6 +33,7 @@ struct FileInventory {
 };
 
 FileInventory inventory_of(std::string name, const Report& report);
+FileInventory inventory_of(std::string name, bool valid, const TensorTable& table);
 
 struct ModelDirectory {
   std::optional<std::string> config_json;  // the text of config.json, when present
@@ -58,16 +60,12 @@ struct DirectorySummary {
 struct DirectoryReport {
   bool valid = false;
   std::vector<Finding> findings;
+  std::uint64_t findings_dropped = 0;
   DirectorySummary summary;
 };
 
-// Bounds on config.json and the index, which are read whole.
-struct DirectoryLimits {
-  std::uint64_t max_json_bytes = 64ull << 20;  // the largest index seen is a few MB
-  std::uint32_t max_json_depth = 64;
-};
-
-DirectoryReport check_model_directory(const ModelDirectory& dir, const DirectoryLimits& limits = {});
+// Bounded by Limits::directory and Limits::max_findings.
+DirectoryReport check_model_directory(const ModelDirectory& dir, const Limits& limits = {});
 
 // The service's POST /v1/check-model: {"config": {...} or null, "index": {...} or null,
 // "files": {"<file name>": <the report /v1/validate gave>}, "other_files": ["tokenizer.json",
@@ -76,11 +74,7 @@ struct CheckModelResult {
   std::optional<DirectoryReport> report;
   std::string error;
 };
-CheckModelResult check_model_request(std::string_view request_json, const DirectoryLimits& limits = {});
-
-// The tinyllm conventions a lone file can be held to (format, quant, int4 pairs), at
-// `severity` (warning for a lone file).
-std::vector<Finding> tinyllm_file_findings(const FileInventory& file, Severity severity);
+CheckModelResult check_model_request(std::string_view request_json, const Limits& limits = {});
 
 // Whether a directory listing makes a model directory: config.json, model.safetensors or
 // model.safetensors.index.json.

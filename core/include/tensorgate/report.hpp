@@ -7,7 +7,7 @@
 
 #include "tensorgate/finding.hpp"
 #include "tensorgate/gguf.hpp"
-#include "tensorgate/summary.hpp"
+#include "tensorgate/safetensors/summary.hpp"
 
 namespace tensorgate {
 

@@ -52,7 +52,7 @@ bool inputs_valid(AuditContext& ctx) {
 
 bool read_config(AuditContext& ctx) {
   if (!ctx.in.config_json) return ctx.add(Rule::au_config, "the source has no config.json"), false;
-  ParsedConfig parsed = parse_model_config(*ctx.in.config_json, ctx.limits.config);
+  ParsedConfig parsed = parse_model_config(*ctx.in.config_json, ctx.config_limits);
   if (!parsed.config) return ctx.add(Rule::au_config, parsed.error), false;
   ctx.config = std::move(*parsed.config);
   ctx.arch = find_architecture(ctx.config.model_type, ctx.config.class_name);
@@ -100,7 +100,7 @@ std::string_view audit_verdict_name(AuditVerdict v) {
   return "exact";
 }
 
-AuditReport audit_conversion(const AuditInput& input, const AuditLimits& limits) {
+AuditReport audit_conversion(const AuditInput& input, const Limits& limits) {
   using namespace detail::audit;
   AuditContext ctx(input, limits);
   ctx.report.bytes.gguf_file_bytes = input.gguf_file_size;

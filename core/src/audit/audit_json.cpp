@@ -1,4 +1,4 @@
-#include "../report_directory.hpp"
+#include "report/directory_json.hpp"
 #include "audit_writers.hpp"
 
 namespace tensorgate::detail {

@@ -2,7 +2,7 @@
 // error when lossy), the byte accounting and the findings.
 #include <algorithm>
 
-#include "../printable.hpp"
+#include "common/printable.hpp"
 #include "audit_writers.hpp"
 #include "text_util.hpp"
 

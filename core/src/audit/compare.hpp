@@ -6,7 +6,7 @@
 
 #include "lossy.hpp"
 #include "numbers.hpp"
-#include "tensorgate/dtype.hpp"
+#include "tensorgate/safetensors/dtype.hpp"
 
 namespace tensorgate::detail::audit {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "../finding_list.hpp"
+#include "common/finding_list.hpp"
 #include "arch_table.hpp"
 #include "model_config.hpp"
 #include "pair_stream.hpp"
@@ -15,8 +15,9 @@ namespace tensorgate::detail::audit {
 
 class AuditContext {
  public:
-  AuditContext(const AuditInput& input, const AuditLimits& audit_limits)
-      : in(input), limits(audit_limits), findings(audit_limits.max_findings), stream(audit_limits) {}
+  AuditContext(const AuditInput& input, const Limits& all_limits)
+      : in(input), limits(all_limits.audit), config_limits(all_limits.directory),
+        findings(all_limits.max_findings), stream(all_limits.audit) {}
 
   void add(Rule rule, std::string message, std::optional<std::uint64_t> offset = std::nullopt,
            std::optional<std::string_view> tensor = std::nullopt) {
@@ -30,6 +31,7 @@ class AuditContext {
 
   const AuditInput& in;
   const AuditLimits& limits;
+  const DirectoryLimits& config_limits;
   FindingList findings;
   AuditReport report;
   const ArchSpec* arch = nullptr;

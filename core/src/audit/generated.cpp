@@ -4,7 +4,7 @@
 #include <cctype>
 #include <vector>
 
-#include "../printable.hpp"
+#include "common/printable.hpp"
 #include "numbers.hpp"
 #include "rope.hpp"
 #include "text_util.hpp"

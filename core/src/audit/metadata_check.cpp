@@ -3,7 +3,7 @@
 #include <bit>
 #include <cmath>
 
-#include "../printable.hpp"
+#include "common/printable.hpp"
 #include "text_util.hpp"
 
 namespace tensorgate::detail::audit {

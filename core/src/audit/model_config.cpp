@@ -1,6 +1,6 @@
 #include "model_config.hpp"
 
-#include "../modeldir/json_doc.hpp"
+#include "modeldir/json_doc.hpp"
 
 namespace tensorgate::detail::audit {
 namespace {

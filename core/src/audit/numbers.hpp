@@ -8,7 +8,7 @@
 #include <cstring>
 #include <optional>
 
-#include "tensorgate/dtype.hpp"
+#include "tensorgate/safetensors/dtype.hpp"
 
 namespace tensorgate::detail::audit {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "../printable.hpp"
+#include "common/printable.hpp"
 #include "compare.hpp"
 #include "permute.hpp"
 #include "text_util.hpp"

@@ -4,9 +4,9 @@
 #include <boost/unordered/unordered_flat_map.hpp>
 #include <boost/unordered/unordered_flat_set.hpp>
 
-#include "dir_context.hpp"
-#include "json_doc.hpp"
-#include "printable.hpp"
+#include "modeldir/dir_context.hpp"
+#include "modeldir/json_doc.hpp"
+#include "common/printable.hpp"
 
 namespace tensorgate::detail {
 namespace {

@@ -6,13 +6,15 @@
 #include <string_view>
 #include <vector>
 
+#include "common/finding_list.hpp"
 #include "tensorgate/model_dir.hpp"
 
 namespace tensorgate::detail {
 
 class DirContext {
  public:
-  DirContext(const ModelDirectory& dir, const DirectoryLimits& limits) : dir_(dir), limits_(limits) {}
+  DirContext(const ModelDirectory& dir, const Limits& limits)
+      : dir_(dir), limits_(limits.directory), findings_(limits.max_findings) {}
 
   const ModelDirectory& dir() const { return dir_; }
   const DirectoryLimits& limits() const { return limits_; }
@@ -20,11 +22,12 @@ class DirContext {
   bool has_file(std::string_view name) const;
 
   // Inside a directory a rule's default severity holds (errors, but for the warnings and infos
-  // the catalogue says), capped at a thousand findings.
-  void add(Rule rule, std::string message, std::optional<std::string_view> tensor = std::nullopt);
-  void add(Finding f);
-  std::vector<Finding>& findings() { return findings_; }
-  std::uint64_t dropped_errors() const { return dropped_errors_; }
+  // the catalogue says), capped at Limits::max_findings.
+  void add(Rule rule, std::string message, std::optional<std::string_view> tensor = std::nullopt) {
+    findings_.add(rule, std::move(message), std::nullopt, tensor);
+  }
+  void add(Finding f) { findings_.add(std::move(f)); }
+  FindingList& findings() { return findings_; }
 
   std::optional<boost::json::object> config;
   std::vector<const FileInventory*> model_files;  // the files that make up the model
@@ -33,8 +36,7 @@ class DirContext {
  private:
   const ModelDirectory& dir_;
   DirectoryLimits limits_;
-  std::vector<Finding> findings_;
-  std::uint64_t dropped_errors_ = 0;
+  FindingList findings_;
 };
 
 // SH: the index against the shards. Sets model_files to the shards it names that exist.

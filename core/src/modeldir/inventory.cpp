@@ -9,12 +9,18 @@ std::optional<std::string> FileInventory::metadata_value(std::string_view key) c
 }
 
 FileInventory inventory_of(std::string name, const Report& report) {
+  if (!report.safetensors) return FileInventory{std::move(name), report.valid, {}, {}};
+  return inventory_of(std::move(name), report.valid, *report.safetensors->tensors);
+}
+
+FileInventory inventory_of(std::string name, bool valid, const TensorTable& table) {
   FileInventory inv;
   inv.name = std::move(name);
-  inv.valid = report.valid;
-  if (!report.safetensors) return inv;
-  inv.metadata = report.safetensors->metadata;
-  const TensorTable& table = *report.safetensors->tensors;
+  inv.valid = valid;
+  for (std::size_t i = 0; i < table.metadata_size(); ++i) {
+    const auto [key, value] = table.metadata(i);
+    inv.metadata.emplace_back(key, value);
+  }
   inv.tensors.reserve(table.size());
   for (std::size_t i = 0; i < table.size(); ++i) {
     const TensorView t = table[i];

@@ -1,4 +1,4 @@
-#include "json_doc.hpp"
+#include "modeldir/json_doc.hpp"
 
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/parse.hpp>

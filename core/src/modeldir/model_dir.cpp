@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <map>
 
-#include "dir_context.hpp"
-#include "json_doc.hpp"
+#include "modeldir/dir_context.hpp"
+#include "modeldir/json_doc.hpp"
 
 namespace tensorgate {
 namespace detail {
@@ -18,19 +18,6 @@ const FileInventory* DirContext::weights_file(std::string_view name) const {
 
 bool DirContext::has_file(std::string_view name) const {
   return std::find(dir_.file_names.begin(), dir_.file_names.end(), name) != dir_.file_names.end();
-}
-
-void DirContext::add(Rule rule, std::string message, std::optional<std::string_view> tensor) {
-  add(Finding{rule, rule_info(rule).severity, std::move(message), std::nullopt,
-              tensor ? std::optional<std::string>(std::string(*tensor)) : std::nullopt});
-}
-
-void DirContext::add(Finding f) {
-  if (findings_.size() >= 1000) {
-    dropped_errors_ += f.severity == Severity::error;
-    return;
-  }
-  findings_.push_back(std::move(f));
 }
 
 namespace {
@@ -82,7 +69,7 @@ void summarize(DirContext& ctx) {
 }  // namespace
 }  // namespace detail
 
-DirectoryReport check_model_directory(const ModelDirectory& dir, const DirectoryLimits& limits) {
+DirectoryReport check_model_directory(const ModelDirectory& dir, const Limits& limits) {
   detail::DirContext ctx(dir, limits);
   detail::check_config(ctx);
   detail::check_files(ctx);
@@ -92,10 +79,9 @@ DirectoryReport check_model_directory(const ModelDirectory& dir, const Directory
   }
   detail::summarize(ctx);
   DirectoryReport report;
-  report.findings = std::move(ctx.findings());
-  report.valid = std::none_of(report.findings.begin(), report.findings.end(),
-                              [](const Finding& f) { return f.severity == Severity::error; }) &&
-                 ctx.dropped_errors() == 0;
+  report.valid = !ctx.findings().has_errors();
+  report.findings_dropped = ctx.findings().dropped();
+  report.findings = ctx.findings().take();
   report.summary = std::move(ctx.summary);
   return report;
 }

@@ -3,7 +3,7 @@
 // file's name to the report /v1/validate gave it (its tensor inventory included).
 #include <boost/json.hpp>
 
-#include "json_doc.hpp"
+#include "modeldir/json_doc.hpp"
 #include "tensorgate/model_dir.hpp"
 
 namespace tensorgate {
@@ -57,9 +57,9 @@ std::optional<std::string> read_inventory(const std::string& name, const boost::
 
 }  // namespace
 
-CheckModelResult check_model_request(std::string_view request_json, const DirectoryLimits& limits) {
+CheckModelResult check_model_request(std::string_view request_json, const Limits& limits) {
   CheckModelResult result;
-  detail::JsonDoc doc = detail::parse_json_object(request_json, limits);
+  detail::JsonDoc doc = detail::parse_json_object(request_json, limits.directory);
   if (!doc.object) {
     result.error = "the request is not a JSON object: " + doc.error;
     return result;

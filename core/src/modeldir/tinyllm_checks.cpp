@@ -3,11 +3,13 @@
 // directory that declares a tl_arch these are errors; a lone file gets them as warnings.
 #include <algorithm>
 #include <charconv>
-#include <functional>
+#include <string_view>
+#include <utility>
 
-#include "dir_context.hpp"
-#include "json_doc.hpp"
-#include "printable.hpp"
+#include "modeldir/dir_context.hpp"
+#include "modeldir/tinyllm_file.hpp"
+#include "modeldir/json_doc.hpp"
+#include "common/printable.hpp"
 
 namespace tensorgate {
 namespace detail {
@@ -26,23 +28,25 @@ std::optional<std::uint64_t> int4_group(std::string_view quant) {
 
 namespace {
 
-const InventoryTensor* find(const FileInventory& f, std::string_view name) {
-  for (const auto& t : f.tensors)
-    if (t.name == name) return &t;
-  return nullptr;
-}
-
 // The pairs of one file, without a config: both halves present, 2-D, U8 and F16, the same
-// rows, and in = 2 * qweight columns = group * scales columns.
-void check_pairs(const FileInventory& f, std::optional<std::uint64_t> group, bool quant_present,
-                 const std::function<void(Rule, std::string, std::string_view)>& add) {
-  bool any = false;
+// rows, and in = 2 * qweight columns = group * scales columns. Names are looked up in a sorted
+// index, so a file of a million halves costs n log n, not n^2.
+template <class Add>
+void check_pairs(const FileInventory& f, std::optional<std::uint64_t> group, bool quant_present, const Add& add) {
+  std::vector<std::pair<std::string_view, const InventoryTensor*>> index;
+  for (const auto& t : f.tensors)
+    if (t.name.ends_with(".qweight") || t.name.ends_with(".scales")) index.emplace_back(t.name, &t);
+  if (index.empty()) return;
+  std::sort(index.begin(), index.end());
+  const auto find = [&](const std::string& name) -> const InventoryTensor* {
+    const auto it = std::lower_bound(index.begin(), index.end(), std::pair<std::string_view, const InventoryTensor*>(name, nullptr));
+    return it != index.end() && it->first == name ? it->second : nullptr;
+  };
   for (const auto& t : f.tensors) {
     const bool qweight = t.name.ends_with(".qweight"), scales = t.name.ends_with(".scales");
     if (!qweight && !scales) continue;
-    any = true;
     const std::string base = t.name.substr(0, t.name.size() - (qweight ? 8 : 7));
-    const InventoryTensor* other = find(f, base + (qweight ? ".scales" : ".qweight"));
+    const InventoryTensor* other = find(base + (qweight ? ".scales" : ".qweight"));
     if (!other) {
       add(Rule::tl_int4, std::string(qweight ? ".qweight" : ".scales") + " without its " + (qweight ? ".scales" : ".qweight"), t.name);
       continue;
@@ -55,7 +59,7 @@ void check_pairs(const FileInventory& f, std::optional<std::uint64_t> group, boo
       add(Rule::tl_int4, "qweight must be U8 [out, in/2] and scales F16 [out, in/group]" +
                              std::string(group ? " with group " + std::to_string(*group) : ""), t.name);
   }
-  if (any && !quant_present) add(Rule::tl_quant, "int4 tensors without quant metadata int4-g<group>-sym", {});
+  if (!quant_present) add(Rule::tl_quant, "int4 tensors without quant metadata int4-g<group>-sym", {});
 }
 
 }  // namespace
@@ -68,31 +72,23 @@ void check_tinyllm_directory(DirContext& ctx) {
     ctx.add(Rule::md_tokenizer_missing, "config.json says tl_tokenizer is \"file\" but tokenizer.json is missing");
   if (!file_tokenizer && ctx.dir().has_tokenizer_json)
     ctx.add(Rule::md_tokenizer_unexpected, "tokenizer.json is present but config.json's tl_tokenizer is not \"file\"");
-  for (const FileInventory* f : ctx.model_files) {
-    for (Finding& finding : tinyllm_file_findings(*f, Severity::error)) {
-      finding.message = f->name + ": " + finding.message;
-      ctx.add(std::move(finding));
-    }
-  }
+  for (const FileInventory* f : ctx.model_files) check_tinyllm_file(*f, Severity::error, f->name + ": ", ctx.findings());
 }
 
-}  // namespace detail
-
-std::vector<Finding> tinyllm_file_findings(const FileInventory& f, Severity severity) {
-  std::vector<Finding> out;
+void check_tinyllm_file(const FileInventory& f, Severity severity, std::string_view prefix, FindingList& out) {
   const auto add = [&](Rule rule, std::string message, std::string_view tensor) {
-    out.push_back(Finding{rule, severity, std::move(message), std::nullopt,
-                          tensor.empty() ? std::nullopt : std::optional<std::string>(std::string(tensor))});
+    out.add(rule, severity, std::string(prefix) + message, std::nullopt,
+            tensor.empty() ? std::nullopt : std::optional<std::string_view>(tensor));
   };
   const auto format = f.metadata_value("format");
   if (format != std::optional<std::string>("tinyllm"))
-    add(Rule::tl_format, format ? "metadata format is " + detail::quoted(*format) + ", not \"tinyllm\""
+    add(Rule::tl_format, format ? "metadata format is " + quoted(*format) + ", not \"tinyllm\""
                                 : "metadata has no format \"tinyllm\"", {});
   const auto quant = f.metadata_value("quant");
-  const auto group = quant ? detail::int4_group(*quant) : std::nullopt;
-  if (quant && !group) add(Rule::tl_quant, "quant " + detail::quoted(*quant) + " is not int4-g<group>-sym", {});
-  detail::check_pairs(f, group, quant.has_value(), add);
-  return out;
+  const auto group = quant ? int4_group(*quant) : std::nullopt;
+  if (quant && !group) add(Rule::tl_quant, "quant " + quoted(*quant) + " is not int4-g<group>-sym", {});
+  check_pairs(f, group, quant.has_value(), add);
 }
 
+}  // namespace detail
 }  // namespace tensorgate

@@ -1,0 +1,209 @@
+// GgufValidator: tensor infos (GG4): name, shape, ggml type and offset, with every size exact.
+#include <charconv>
+
+#include "common/printable.hpp"
+#include "gguf/validator.hpp"
+#include "table_access.hpp"
+
+namespace tensorgate::detail::gguf {
+namespace {
+
+bool has_control(std::string_view s) {
+  for (const char ch : s)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) return true;
+  return false;
+}
+
+// N of a "blk.N." name: the block it belongs to (llama.cpp's layer naming).
+std::optional<std::uint64_t> block_index(std::string_view name) {
+  if (!name.starts_with("blk.")) return std::nullopt;
+  name.remove_prefix(4);
+  const std::size_t dot = name.find('.');
+  if (dot == 0 || dot == std::string_view::npos || dot > 9) return std::nullopt;
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(name.data(), name.data() + dot, n);
+  if (ec != std::errc() || end != name.data() + dot) return std::nullopt;
+  return n;
+}
+
+std::string_view removed_type_name(std::uint64_t t) {
+  switch (t) {
+    case 4: return "Q4_2";
+    case 5: return "Q4_3";
+    case 31: return "Q4_0_4_4";
+    case 32: return "Q4_0_4_8";
+    case 33: return "Q4_0_8_8";
+    case 36: return "IQ4_NL_4_4";
+    case 37: return "IQ4_NL_4_8";
+    case 38: return "IQ4_NL_8_8";
+    default: return {};
+  }
+}
+
+}  // namespace
+
+void GgufValidator::start_tensor_infos() {
+  if (state_ == State::stopped) return;
+  alignment_ = facts_.alignment.value_or(32);
+  unit_index_ = 0;
+  if (n_tensors_ == 0) {
+    infos_done();
+    return;
+  }
+  start_tensor();
+}
+
+void GgufValidator::start_tensor() {
+  unit_ = Unit::tensor;
+  unit_start_ = pos_;
+  if (unit_index_ >= limits_.gguf_max_tensors) {
+    abort_with("gguf-tensor-count", "more than this validator's limit of " +
+                                        std::to_string(limits_.gguf_max_tensors) + " tensor infos");
+    return;
+  }
+  cur_ = GgufTensorTable::Record{};
+  cur_.info_pos = pos_;
+  cur_.name_known = false;
+  tensor_type_ = 0;
+  dim_index_ = 0;
+  expect(State::name_len, len_bytes_);
+}
+
+void GgufValidator::on_name_length(std::uint64_t len) {
+  if (len > kMaxName)
+    findings_.add(Rule::gg4_name_length,
+                  "tensor info #" + std::to_string(unit_index_) + " has a name of " + std::to_string(len) +
+                      " bytes, more than 64",
+                  field_pos_);
+  start_string(len, StrKind::name);
+}
+
+void GgufValidator::on_name(std::string_view name) {
+  cur_.name_known = str_buffer_;
+  if (cur_.name_known) {
+    // Stored first, then inserted: one hash and one probe per name (a duplicate's copy is waste).
+    std::size_t allocated = 0;
+    cur_.name = names_arena_->store(name, allocated);
+    if (!charge(allocated + sizeof(std::string_view) + 2 * sizeof(std::uint32_t))) return;
+    name_list_.push_back(cur_.name);
+    if (const auto [it, inserted] = names_.insert(static_cast<std::uint32_t>(name_list_.size() - 1)); !inserted) {
+      name_list_.pop_back();
+      cur_.name = name_list_[*it];
+      cur_.duplicate = true;
+      findings_.add(Rule::gg4_duplicate_name, "a second tensor info of this name", unit_start_, name);
+    }
+    name = cur_.name;
+    if (name.size() == kMaxName) {
+      findings_.add(Rule::ggw_name_length, "a 64-byte name: llama.cpp needs 63 bytes or fewer", unit_start_, name);
+      note_llama_refuses("a 64-byte tensor name");
+    }
+    if (!valid_utf8(name)) findings_.add(Rule::ggw_name_utf8, "the name is not valid UTF-8", unit_start_, name);
+    if (has_control(name)) findings_.add(Rule::ggw_name_control, "the name holds a control character", unit_start_, name);
+    if (!cur_.duplicate) check_name_collision(name);
+    if (const auto b = block_index(name)) max_block_ = std::max(max_block_.value_or(0), *b);
+  }
+  expect(State::n_dims, 4);
+}
+
+// llama.cpp compares names as C strings: "t\0a" is "t" there, and collides with "t" or "t\0b".
+void GgufValidator::check_name_collision(std::string_view name) {
+  const std::size_t nul = name.find('\0');
+  if (nul == std::string_view::npos && cut_names_.empty()) return;  // the usual case: no NUL anywhere
+  const std::string_view cut = name.substr(0, nul);
+  const bool collides = nul == std::string_view::npos ? cut_names_.contains(name)
+                                                      : names_.contains(cut) || cut_names_.contains(cut);
+  if (collides) {
+    findings_.add(Rule::ggw_name_collision,
+                  "llama.cpp cuts names at NUL, and there this name is " + quoted(cut) + ", the name of another tensor",
+                  unit_start_, name);
+    note_llama_refuses("two tensor names that agree up to a NUL");
+  }
+  if (nul != std::string_view::npos) cut_names_.insert(cut);
+}
+
+void GgufValidator::on_n_dims(std::uint64_t n) {
+  if (n > 4) {
+    findings_.add(Rule::gg4_n_dims, std::to_string(n) + " dimensions, more than ggml's 4", field_pos_,
+                  name_of(cur_));
+    stop();
+    return;
+  }
+  cur_.n_dims = static_cast<std::uint8_t>(n);
+  expect(n == 0 ? State::tensor_type : State::dim, n == 0 ? 4 : len_bytes_);
+}
+
+void GgufValidator::on_dim(std::uint64_t d) {
+  dim_pos_[dim_index_] = field_pos_;
+  cur_.dims[dim_index_++] = d;
+  if (dim_index_ < cur_.n_dims) expect(State::dim, len_bytes_);
+  else expect(State::tensor_type, 4);
+}
+
+void GgufValidator::on_tensor_type(std::uint64_t t) {
+  tensor_type_ = t;
+  type_pos_ = field_pos_;
+  expect(State::tensor_offset, 8);
+}
+
+void GgufValidator::tensor_done(std::uint64_t offset) {
+  cur_.offset = offset;
+  size_tensor(cur_);
+  auto& records = GgufTableBuilder::records(*table_);
+  if (!charge(sizeof(GgufTensorTable::Record))) return;
+  records.push_back(cur_);
+  ++unit_index_;
+  if (unit_index_ < n_tensors_) start_tensor();
+  else infos_done();
+}
+
+// GG4: the dimensions, the element count and the byte size, exact (128-bit where needed).
+void GgufValidator::size_tensor(GgufTensorTable::Record& r) {
+  const auto tensor = name_of(r);
+  bool ok = true;
+  bool zero = false;
+  for (unsigned i = 0; i < r.n_dims; ++i) {
+    zero = zero || r.dims[i] == 0;
+    if (r.dims[i] <= INT64_MAX) continue;
+    findings_.add(Rule::gg4_dim, "dimension " + std::to_string(i) + " is " + std::to_string(r.dims[i]) + ", above 2^63-1",
+                  dim_pos_[i], tensor);
+    ok = false;
+  }
+  const GgmlTypeInfo* type = ggml_type_info(tensor_type_ <= UINT32_MAX ? static_cast<std::uint32_t>(tensor_type_) : 99);
+  if (!type) {
+    const std::string_view removed = removed_type_name(tensor_type_);
+    findings_.add(Rule::gg4_type,
+                  "ggml type " + std::to_string(tensor_type_) +
+                      (removed.empty() ? std::string(" is unknown") : " (" + std::string(removed) + ") was removed from ggml"),
+                  type_pos_, tensor);
+    ok = false;
+  }
+  if (!ok) return;
+  // The exact element count: a zero dimension makes it zero, otherwise it only grows.
+  uint128 elements = 1;
+  for (unsigned i = 0; i < r.n_dims && !zero; ++i) {
+    elements *= r.dims[i];
+    if (elements <= INT64_MAX) continue;
+    findings_.add(Rule::gg4_element_count, "the dimensions multiply to more than 2^63-1 elements", dims_pos(), tensor);
+    return;
+  }
+  if (zero) elements = 0;
+  const std::uint64_t ne0 = r.n_dims ? r.dims[0] : 1;
+  if (ne0 % type->block_size != 0) {
+    findings_.add(Rule::gg4_block_size,
+                  "the first dimension, " + std::to_string(ne0) + ", is not a multiple of " + std::string(type->name) +
+                      "'s block size " + std::to_string(type->block_size),
+                  dims_pos(), tensor);
+    return;
+  }
+  const uint128 bytes = elements / type->block_size * type->type_size;
+  if (bytes > UINT64_MAX) {
+    findings_.add(Rule::gg4_byte_size,
+                  "the tensor's " + std::string(type->name) + " data would take more than 2^64-1 bytes", dims_pos(), tensor);
+    return;
+  }
+  r.type = static_cast<std::uint8_t>(type->id);
+  r.bytes = static_cast<std::uint64_t>(bytes);
+  r.sized = true;
+}
+
+}  // namespace tensorgate::detail::gguf

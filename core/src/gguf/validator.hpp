@@ -1,0 +1,262 @@
+#pragma once
+// The GGUF push validator: a resumable state machine (as a wuffs decoder) over
+//   header -> key-value pairs -> tensor infos -> padding -> data (counted, never stored).
+// It buffers one key or tensor name at a time and streams everything else; arrays nest through
+// an explicit stack, never recursion. Every rule but "the data ends where the tensors end" is
+// decided when the last tensor info is read (the early verdict).
+//
+// Size hint: with the file size known, an announced count or length that cannot fit in the
+// bytes that remain is refuted at once. Each such check is a Checkpoint: without the size, the
+// same checks run at the end of the input, and findings made after a refuted checkpoint are
+// rolled back, so that the report never depends on whether the size was known.
+#include <array>
+#include <boost/unordered/unordered_flat_set.hpp>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/seeded_hash.hpp"
+#include "common/uint128.hpp"
+#include "arena.hpp"
+#include "common/finding_list.hpp"
+#include "metadata_facts.hpp"
+#include "pattern_scan.hpp"
+#include "table_access.hpp"
+#include "tensorgate/gguf.hpp"
+#include "tensorgate/validator.hpp"
+#include "utf8_stream.hpp"
+
+namespace tensorgate::detail::gguf {
+
+enum class State : std::uint8_t {
+  magic, version, tensor_count, kv_count,                       // header
+  key_len, key_bytes, value_type,                               // a key-value pair
+  scalar, str_len, str_bytes, arr_type, arr_count, arr_bulk,    // values
+  name_len, name_bytes, n_dims, dim, tensor_type, tensor_offset,  // a tensor info
+  data, stopped, finished,
+};
+
+enum class StrKind : std::uint8_t { key, value, element, name };
+enum class Unit : std::uint8_t { header, kv, tensor };
+
+struct Frame {  // one open array
+  std::uint32_t elem_type;
+  std::uint64_t left;  // elements not yet complete, the current one included
+};
+
+struct Checkpoint {
+  uint128 min_end;  // the item cannot end before this file position
+  FindingList::Mark mark;
+  bool header;      // the header's counts; otherwise a string or array of the current unit
+};
+
+// The name of a tensor for a finding, when it is known.
+inline std::optional<std::string_view> name_of(const GgufTensorTable::Record& r) {
+  if (!r.name_known) return std::nullopt;
+  return r.name;
+}
+
+// Keyed per process (seeded_hash.hpp): nobody can prepare names that all collide.
+struct StringHash {
+  using is_avalanching = std::true_type;
+  std::size_t operator()(std::string_view s) const { return seeded_hash(s); }
+};
+using StringSet = boost::unordered_flat_set<std::string_view, StringHash>;
+
+// Tensor names, held by index into a list of views: a 4-byte slot instead of a 16-byte view
+// keeps a million-name table in the caches (the inserts were cache misses, not hashing).
+struct NameIndexHash {
+  using is_transparent = void;
+  const std::vector<std::string_view>* names;
+  std::size_t operator()(std::uint32_t i) const { return StringHash{}((*names)[i]); }
+  std::size_t operator()(std::string_view s) const { return StringHash{}(s); }
+};
+struct NameIndexEq {
+  using is_transparent = void;
+  const std::vector<std::string_view>* names;
+  bool operator()(std::uint32_t a, std::uint32_t b) const { return (*names)[a] == (*names)[b]; }
+  bool operator()(std::string_view a, std::uint32_t b) const { return a == (*names)[b]; }
+  bool operator()(std::uint32_t a, std::string_view b) const { return (*names)[a] == b; }
+};
+using NameSet = boost::unordered_flat_set<std::uint32_t, NameIndexHash, NameIndexEq>;
+
+class GgufValidator final : public Validator {
+ public:
+  GgufValidator(const Limits& limits, MemoryBudget* budget);
+  ~GgufValidator() override;
+
+  void set_total_size(std::uint64_t size) override { total_ = size; }
+  Progress feed(std::span<const std::byte> chunk) override;
+  std::uint64_t bytes_wanted() const override;
+  Progress skip(std::uint64_t count) override;
+  Report snapshot() const override;
+  Report finish() override;
+
+ private:
+  // validator.cpp: the byte loop and its primitives.
+  std::size_t step(const unsigned char* p, std::size_t n);
+  std::size_t take_field(const unsigned char* p, std::size_t n);
+  std::size_t take_string(const unsigned char* p, std::size_t n);
+  std::size_t take_bulk(const unsigned char* p, std::size_t n);
+  void expect(State s, unsigned bytes);
+  std::uint64_t decode(unsigned bytes) const;
+  void on_field(std::uint64_t v);
+  void stop() { state_ = State::stopped; }
+  void abort_with(std::string limit, std::string message);
+  bool charge(std::size_t bytes);
+  bool push_checkpoint(uint128 min_end, bool header);
+  void pop_checkpoint() { --checkpoints_used_; }
+  void refute(const Checkpoint& c, std::uint64_t file_size);
+  void add_truncation(std::uint64_t file_size);
+  Progress progress() const;
+  std::uint64_t metadata_lower_bound() const;
+
+  // gg1_header.cpp
+  std::size_t take_magic(const unsigned char* p, std::size_t n);
+  void on_version(std::uint32_t raw);
+  void on_counts();
+  void start_kv_section();
+
+  // gg2_metadata.cpp
+  void start_kv();
+  void on_key_length(std::uint64_t len);
+  void on_key(std::string_view key);
+  void start_value(std::uint32_t type);
+  void on_scalar(std::uint64_t raw);
+  void start_string(std::uint64_t len, StrKind kind);
+  void on_string_done();
+  void on_array_type(std::uint32_t elem);
+  void on_array_count(std::uint64_t count);
+  void start_element(std::uint32_t type);
+  void close_array();
+  void after_value();
+  void kv_done();
+  void check_bool_run(const unsigned char* p, std::size_t n);
+  std::size_t fast_string_elements(const unsigned char* p, std::size_t n);
+
+  // gg3_ggw_metadata_facts.cpp
+  void begin_value_facts(std::uint32_t type);
+  void record_kv_facts();
+  void keep_scalar();
+  void check_alignment();
+  void check_metadata();
+  void note_string_utf8(std::uint64_t at);
+
+  // gg4_tensor_infos.cpp
+  void start_tensor_infos();
+  void start_tensor();
+  void on_name_length(std::uint64_t len);
+  void on_name(std::string_view name);
+  void on_n_dims(std::uint64_t n);
+  void on_dim(std::uint64_t d);
+  void on_tensor_type(std::uint64_t t);
+  void tensor_done(std::uint64_t offset);
+  void size_tensor(GgufTensorTable::Record& r);
+  void check_name_collision(std::string_view name);
+  std::uint64_t dims_pos() const { return cur_.n_dims ? dim_pos_[0] : type_pos_; }
+
+  // gg5_layout.cpp
+  void infos_done();
+  void check_layout();
+  void check_overlaps();
+  void check_running_sum();
+  void check_block_count();
+  void check_data_end(std::uint64_t file_size);
+  void note_llama_refuses(std::string reason);
+  void build_summary();
+
+  // validator_report.cpp
+  void add_end_of_input_findings();
+
+  Limits limits_;
+  MemoryBudget* budget_;
+  std::size_t budget_held_ = 0;
+  std::size_t memory_used_ = 0;
+  FindingList findings_;
+  std::optional<Aborted> aborted_;
+  State state_ = State::magic;
+  std::optional<std::uint64_t> total_;
+  std::uint64_t bytes_seen_ = 0;
+  std::uint64_t pos_ = 0;  // bytes the parser has consumed (the file position it is at)
+
+  // The field being read: up to 8 bytes, possibly split between chunks.
+  std::array<unsigned char, 8> scratch_{};
+  unsigned need_ = 0, have_ = 0;
+  std::uint64_t field_pos_ = 0;  // where the field being read (or just read) starts
+  unsigned magic_have_ = 0;
+
+  // Header.
+  std::uint32_t version_ = 0;
+  bool big_endian_ = false;
+  unsigned len_bytes_ = 8;  // counts, lengths and dims: 4 bytes in version 1
+  std::uint64_t n_tensors_ = 0, n_kv_ = 0;
+  std::uint64_t header_end_ = 0;
+
+  // The unit (key-value pair or tensor info) being read, for truncation findings.
+  Unit unit_ = Unit::header;
+  std::uint64_t unit_index_ = 0;
+  std::uint64_t unit_start_ = 0;
+
+  // The key-value pair being read.
+  std::string_view key_;  // valid once the key is complete
+  KeyRole role_ = KeyRole::none;
+  ValueShape shape_;
+  std::optional<IntValue> int_value_;
+  std::uint64_t scalar_bits_ = 0;  // the last scalar value read, as decoded
+  std::string retained_;  // a string value the summary shows (cut at kRetain bytes)
+  bool kv_utf8_warned_ = false, kv_nested_warned_ = false, kv_bool_warned_ = false;
+  bool kv_duplicate_ = false;  // the key repeats an earlier one: its value is not used
+  std::uint32_t array_elem_ = 0;  // the element type of the array whose count comes next
+  std::array<Frame, kGgufMaxArrayDepth> frames_{};
+  unsigned depth_ = 0;
+  std::uint64_t bulk_left_ = 0;
+  bool bulk_bool_ = false;
+
+  // The string being read.
+  StrKind str_kind_ = StrKind::key;
+  std::uint64_t str_left_ = 0;
+  std::uint64_t str_pos_ = 0;  // where its length field starts
+  bool str_buffer_ = false, str_retain_ = false, str_scan_ = false;
+  std::string buf_;
+  Utf8Stream utf8_;
+  PatternScan scan_;
+
+  // The tensor info being read.
+  GgufTensorTable::Record cur_;
+  unsigned dim_index_ = 0;
+  std::uint64_t tensor_type_ = 0;  // as read: may be anything
+  std::uint64_t type_pos_ = 0;
+  std::array<std::uint64_t, 4> dim_pos_{};
+
+  std::array<Checkpoint, kGgufMaxArrayDepth + 4> checkpoints_{};
+  unsigned checkpoints_used_ = 0;
+
+  // What the metadata and tensor infos established.
+  MetaFacts facts_;
+  std::vector<std::unique_ptr<char[]>> key_blocks_;
+  ArenaWriter keys_arena_{key_blocks_};
+  StringSet keys_;
+  std::shared_ptr<GgufTensorTable> table_;
+  std::optional<ArenaWriter> names_arena_;
+  std::vector<std::string_view> name_list_;  // the known names, in the order they came
+  NameSet names_{0, NameIndexHash{&name_list_}, NameIndexEq{&name_list_}};
+  StringSet cut_names_;  // names with a NUL, cut there: llama.cpp's view of them
+  std::optional<std::uint64_t> max_block_;  // largest N of the blk.N. tensor names
+  std::string llama_refuses_;  // the first reason llama.cpp's reader refuses the file
+
+  // Set when the tensor infos are complete.
+  std::uint64_t alignment_ = 32;
+  uint128 data_start_ = 0;
+  uint128 required_end_ = 0;  // the file must reach this position
+  uint128 padded_end_ = 0;    // ... and should end at this one
+  std::optional<std::size_t> required_by_;  // the tensor whose data ends last
+  bool data_checked_ = false;
+  std::optional<GgufSummary> summary_;
+};
+
+inline constexpr std::size_t kRetain = 4096;  // summary strings are cut here
+inline constexpr std::uint64_t kMaxName = 64;  // GGML_MAX_NAME: spec's bound on tensor names
+
+}  // namespace tensorgate::detail::gguf

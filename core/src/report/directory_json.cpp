@@ -1,0 +1,49 @@
+#include "report/directory_json.hpp"
+
+#include "tensorgate/report_writers.hpp"
+
+namespace tensorgate::detail {
+
+void write_directory_fields(JsonWriter& w, const DirectoryReport& r) {
+  w.field("format", "model-directory");
+  w.field("valid", r.valid);
+  w.key("canonical");
+  w.null();
+  w.field("bytes", r.summary.bytes);
+  w.key("findings");
+  w.begin_array();
+  for (const Finding& f : r.findings) write_finding(w, f);
+  w.end_array();
+  w.field("findings_dropped", std::uint64_t{0});
+  w.key("aborted");
+  w.null();
+  const DirectorySummary& s = r.summary;
+  w.key("summary");
+  w.begin_object();
+  w.key("architecture");
+  if (s.architecture) w.string(*s.architecture); else w.null();
+  w.key("layers");
+  if (s.layers) w.number(*s.layers); else w.null();
+  w.key("parameter_count");  // as the hub's SafetensorsRepoMetadata: parameters by dtype
+  w.begin_object();
+  for (const auto& [dtype, count] : s.parameters_by_dtype) w.field(dtype, count);
+  w.end_object();
+  w.field("parameters", s.parameters);
+  w.field("bytes", s.bytes);
+  w.field("sharded", s.sharded);
+  w.field("shard_count", s.shard_count);
+  w.field("weight_map_size", s.weight_map_size);
+  w.key("files");
+  w.begin_array();
+  for (const auto& f : s.files) w.string(f);
+  w.end_array();
+  w.end_object();
+  w.key("error");
+  w.null();
+}
+
+}  // namespace tensorgate::detail
+
+void tensorgate::write_directory_report_fields(JsonWriter& w, const DirectoryReport& report) {
+  detail::write_directory_fields(w, report);
+}

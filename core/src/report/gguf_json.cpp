@@ -1,0 +1,81 @@
+// The GGUF summary as JSON: snake_case fields like the safetensors summary, null for what the
+// file does not say. The chat template's text is never written, only whether there is one.
+#include "report/gguf_json.hpp"
+
+namespace tensorgate::detail {
+namespace {
+
+template <typename T>
+void optional_field(JsonWriter& w, std::string_view key, const std::optional<T>& v) {
+  w.key(key);
+  if (v) w.value(*v); else w.null();
+}
+
+std::string_view type_name(std::uint32_t id) {
+  const GgmlTypeInfo* t = ggml_type_info(id);
+  return t ? t->name : "unknown";
+}
+
+void write_tensors(JsonWriter& w, const GgufTensorTable& table) {
+  w.begin_array();
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const GgufTensorView t = table[i];
+    w.begin_object();
+    w.field("name", t.name);
+    w.field("type", type_name(t.type));
+    w.key("shape");
+    w.begin_array();
+    for (const std::uint64_t d : t.shape) w.number(d);
+    w.end_array();
+    w.field("offset", t.offset);
+    w.field("bytes", t.bytes);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+}  // namespace
+
+void write_gguf_summary(JsonWriter& w, const GgufSummary& s, const ReportOptions& options) {
+  w.begin_object();
+  w.field("version", s.version);
+  w.field("byte_order", s.big_endian ? "big" : "little");
+  w.field("alignment", s.alignment);
+  w.field("kv_count", s.kv_count);
+  w.field("tensor_count", s.tensor_count);
+  w.field("data_offset", s.data_offset);
+  w.field("data_length", s.data_length);
+  w.field("parameters", s.parameters);
+  w.field("bytes", s.bytes);
+  w.key("types");
+  w.begin_object();
+  for (const GgmlTypeTotals& t : s.by_type) {
+    w.key(type_name(t.type));
+    w.begin_object();
+    w.field("tensors", t.tensors);
+    w.field("parameters", t.parameters);
+    w.field("bytes", t.bytes);
+    w.end_object();
+  }
+  w.end_object();
+  optional_field(w, "architecture", s.architecture);
+  optional_field(w, "name", s.name);
+  optional_field(w, "context_length", s.context_length);
+  optional_field(w, "block_count", s.block_count);
+  optional_field(w, "embedding_length", s.embedding_length);
+  optional_field(w, "tokenizer_model", s.tokenizer_model);
+  optional_field(w, "vocab_size", s.vocab_size);
+  w.field("chat_template", s.chat_template);
+  optional_field(w, "file_type", s.file_type);
+  w.key("file_type_name");
+  const std::string_view ftype = s.file_type ? gguf_file_type_name(*s.file_type) : std::string_view();
+  if (ftype.empty()) w.null(); else w.string(ftype);
+  optional_field(w, "quantization_version", s.quantization_version);
+  if (options.include_tensors && s.tensors) {
+    w.key("tensors");
+    write_tensors(w, *s.tensors);
+  }
+  w.end_object();
+}
+
+}  // namespace tensorgate::detail

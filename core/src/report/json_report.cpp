@@ -1,0 +1,193 @@
+#include <string>
+
+#include "audit/audit_writers.hpp"
+#include "report/directory_json.hpp"
+#include "report/gguf_json.hpp"
+#include "tensorgate/report_writers.hpp"
+
+namespace tensorgate {
+namespace {
+
+std::string version_string(Version v) {
+  return std::to_string(v.major) + "." + std::to_string(v.minor) + "." + std::to_string(v.patch);
+}
+
+}  // namespace
+
+void detail::write_finding(JsonWriter& w, const Finding& f) {
+  w.begin_object();
+  w.field("rule", rule_info(f.rule).id);
+  w.field("severity", severity_name(f.severity));
+  w.field("message", f.message);
+  w.key("offset");
+  if (f.offset) w.number(*f.offset); else w.null();
+  w.key("tensor");
+  if (f.tensor) w.string(*f.tensor); else w.null();
+  w.end_object();
+}
+
+namespace {
+
+void write_tensors(JsonWriter& w, const TensorTable& table) {
+  w.begin_array();
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const TensorView t = table[i];
+    w.begin_object();
+    w.field("name", t.name);
+    w.field("dtype", dtype_info(t.dtype).name);
+    w.key("shape");
+    w.begin_array();
+    for (const std::uint64_t d : t.shape) w.number(d);
+    w.end_array();
+    w.key("data_offsets");
+    w.begin_array();
+    w.number(t.begin);
+    w.number(t.end);
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void write_safetensors_summary(JsonWriter& w, const SafetensorsSummary& s,
+                               const ReportOptions& options) {
+  w.begin_object();
+  w.field("header_length", s.header_length);
+  w.field("data_length", s.data_length);
+  w.field("tensor_count", s.tensor_count);
+  w.field("parameters", s.parameters);
+  w.field("bytes", s.bytes);
+  w.key("dtypes");
+  w.begin_object();
+  for (const DtypeTotals& t : s.by_dtype) {
+    w.key(dtype_info(t.dtype).name);
+    w.begin_object();
+    w.field("tensors", t.tensors);
+    w.field("parameters", t.parameters);
+    w.field("bytes", t.bytes);
+    w.end_object();
+  }
+  w.end_object();
+  w.key("metadata");
+  w.begin_object();
+  for (const auto& [k, v] : s.metadata) w.field(k, v);
+  w.end_object();
+  w.key("architecture");
+  if (s.architecture) w.string(*s.architecture); else w.null();
+  w.key("layers");
+  if (s.layers) w.number(*s.layers); else w.null();
+  w.key("min_reference_version");
+  if (s.min_reference_version) w.string(version_string(*s.min_reference_version)); else w.null();
+  if (options.include_tensors && s.tensors) {
+    w.key("tensors");
+    write_tensors(w, *s.tensors);
+  }
+  w.end_object();
+}
+
+}  // namespace
+
+std::string_view tool_version() { return TENSORGATE_VERSION; }
+
+void write_report_fields(JsonWriter& w, const Report& r, const ReportOptions& options) {
+  w.field("format", format_name(r.format));
+  w.field("valid", r.valid);
+  w.key("canonical");
+  if (r.canonical) w.boolean(*r.canonical); else w.null();
+  w.field("bytes", r.bytes_seen);
+  w.key("findings");
+  w.begin_array();
+  for (const Finding& f : r.findings) detail::write_finding(w, f);
+  w.end_array();
+  w.field("findings_dropped", r.findings_dropped);
+  w.key("aborted");
+  if (r.aborted) {
+    w.begin_object();
+    w.field("limit", r.aborted->limit);
+    w.field("message", r.aborted->message);
+    w.end_object();
+  } else {
+    w.null();
+  }
+  w.key("summary");
+  if (r.safetensors) write_safetensors_summary(w, *r.safetensors, options);
+  else if (r.gguf) detail::write_gguf_summary(w, *r.gguf, options);
+  else w.null();
+}
+
+std::string report_json(const Report& report, const ReportOptions& options) {
+  std::string out;
+  JsonWriter w([&out](std::string_view s) { out += s; });
+  w.begin_object();
+  write_report_fields(w, report, options);
+  w.end_object();
+  w.flush();
+  return out;
+}
+
+void write_json_report(std::span<const CheckedFile> files, const ReportOptions& options,
+                       const JsonWriter::Sink& sink) {
+  JsonWriter w(sink);
+  w.begin_object();
+  w.field("schema", kReportSchema);
+  w.key("tool");
+  w.begin_object();
+  w.field("name", "tensorgate");
+  w.field("version", tool_version());
+  w.end_object();
+  w.key("files");
+  w.begin_array();
+  for (const CheckedFile& f : files) {
+    w.begin_object();
+    w.field("path", f.path);
+    if (f.directory) {
+      detail::write_directory_fields(w, *f.directory);
+    } else if (f.audit) {
+      detail::write_audit_fields(w, *f.audit);
+    } else if (f.report) {
+      write_report_fields(w, *f.report, options);
+      w.key("error");
+      w.null();
+    } else {
+      w.key("format");
+      w.null();
+      w.field("valid", false);
+      w.key("canonical");
+      w.null();
+      w.field("bytes", std::uint64_t{0});
+      w.key("findings");
+      w.begin_array();
+      w.end_array();
+      w.field("findings_dropped", std::uint64_t{0});
+      w.key("aborted");
+      w.null();
+      w.key("summary");
+      w.null();
+      w.field("error", f.error.value_or("unknown error"));
+    }
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  w.flush();
+}
+
+void write_rules_json(JsonWriter& w) {
+  w.begin_object();
+  w.field("schema", "tensorgate.rules/1");
+  w.key("rules");
+  w.begin_array();
+  for (const RuleInfo& r : all_rules()) {
+    w.begin_object();
+    w.field("id", r.id);
+    w.field("family", r.family);
+    w.field("severity", severity_name(r.severity));
+    w.field("title", r.title);
+    w.field("help", rule_help(r.rule));
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+}  // namespace tensorgate

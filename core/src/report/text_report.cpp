@@ -1,0 +1,150 @@
+// Text for people: one line per file, then its findings in aligned columns. Colour only when
+// the caller says so (a terminal).
+#include <algorithm>
+#include <string>
+
+#include "audit/audit_writers.hpp"
+#include "common/printable.hpp"
+#include "tensorgate/report_writers.hpp"
+
+namespace tensorgate {
+namespace {
+
+struct Style {
+  bool on;
+  std::string_view operator()(std::string_view code) const { return on ? code : ""; }
+};
+constexpr std::string_view kRed = "\x1b[31m", kYellow = "\x1b[33m", kGreen = "\x1b[32m",
+                           kDim = "\x1b[2m", kBold = "\x1b[1m", kReset = "\x1b[0m";
+
+std::string with_commas(std::uint64_t v) {
+  std::string digits = std::to_string(v), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string plural(std::uint64_t n, std::string_view word) {
+  return with_commas(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+}
+
+std::string pad(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+// ", v3, 291 tensors, 8,030,261,248 parameters (F32 Q4_K Q6_K), llama 32 blocks, Q4_K_M"
+std::string gguf_facts(const GgufSummary& s) {
+  std::string line = ", v" + std::to_string(s.version) + (s.big_endian ? " big-endian" : "") + ", " +
+                     plural(s.tensor_count, "tensor") + ", " + plural(s.parameters, "parameter");
+  std::string types;
+  for (const GgmlTypeTotals& t : s.by_type) {
+    const GgmlTypeInfo* info = ggml_type_info(t.type);
+    types += (types.empty() ? "" : " ") + std::string(info ? info->name : "?");
+  }
+  if (!types.empty()) line += " (" + types + ")";
+  if (s.architecture) {
+    const std::string q = detail::quoted(*s.architecture);  // printable, without its quotes
+    line += ", " + q.substr(1, q.size() - 2);
+  }
+  if (s.block_count) line += " " + plural(*s.block_count, "block");
+  if (s.file_type && !gguf_file_type_name(*s.file_type).empty()) line += ", " + std::string(gguf_file_type_name(*s.file_type));
+  return line;
+}
+
+// "dir: valid model directory, llama, 30 layers, 134,515,008 parameters (BF16), 1 file"
+std::string directory_headline(const DirectoryReport& d, Style st) {
+  std::uint64_t errors = 0, warnings = 0;
+  for (const Finding& x : d.findings) {
+    errors += x.severity == Severity::error;
+    warnings += x.severity == Severity::warning;
+  }
+  std::string line = d.valid ? std::string(st(kGreen)) + "valid" : std::string(st(kRed)) + "INVALID";
+  line += std::string(st(kReset)) + " model directory";
+  if (!d.valid) line += ", " + plural(errors, "error");
+  if (warnings) line += ", " + plural(warnings, "warning");
+  const DirectorySummary& s = d.summary;
+  if (s.architecture) line += ", " + detail::printable(*s.architecture);
+  if (s.layers) line += ", " + plural(*s.layers, "layer");
+  line += ", " + plural(s.parameters, "parameter");
+  std::string dtypes;
+  for (const auto& [dtype, count] : s.parameters_by_dtype) dtypes += (dtypes.empty() ? "" : " ") + dtype;
+  if (!dtypes.empty()) line += " (" + detail::printable(dtypes) + ")";
+  return line + ", " + plural(s.files.size(), s.sharded ? "shard" : "file");
+}
+
+std::string headline(const CheckedFile& f, Style st) {
+  std::string line = std::string(st(kBold)) + detail::printable(f.path) + std::string(st(kReset)) + ": ";
+  if (f.directory) return line + directory_headline(*f.directory, st);
+  if (!f.report)
+    return line + std::string(st(kRed)) + "error" + std::string(st(kReset)) + ": " + detail::printable(f.error.value_or(""));
+  const Report& r = *f.report;
+  if (r.aborted) return line + std::string(st(kRed)) + "not checked" + std::string(st(kReset)) + ": " + detail::printable(r.aborted->message);
+  std::uint64_t errors = 0, warnings = 0;
+  for (const Finding& x : r.findings) {
+    errors += x.severity == Severity::error;
+    warnings += x.severity == Severity::warning;
+  }
+  line += r.valid ? std::string(st(kGreen)) + "valid" : std::string(st(kRed)) + "INVALID";
+  line += std::string(st(kReset)) + " " + std::string(format_name(r.format));
+  if (!r.valid) line += ", " + plural(errors + r.findings_dropped, "error");
+  if (warnings) line += ", " + plural(warnings, "warning");
+  if (r.safetensors) {
+    const SafetensorsSummary& s = *r.safetensors;
+    line += ", " + plural(s.tensor_count, "tensor") + ", " + plural(s.parameters, "parameter");
+    std::string dtypes;
+    for (const DtypeTotals& t : s.by_dtype) dtypes += (dtypes.empty() ? "" : " ") + std::string(dtype_info(t.dtype).name);
+    if (!dtypes.empty()) line += " (" + dtypes + ")";
+    if (s.architecture) line += ", " + *s.architecture;
+    if (s.layers) line += " " + plural(*s.layers, "layer");
+  }
+  if (r.gguf) line += gguf_facts(*r.gguf);
+  if (r.canonical) line += *r.canonical ? ", canonical" : ", not canonical";
+  return line;
+}
+
+std::string finding_line(const Finding& x, std::size_t id_width, std::size_t offset_width, Style st) {
+  const std::string_view colour = x.severity == Severity::error     ? kRed
+                                  : x.severity == Severity::warning ? kYellow
+                                                                    : kDim;
+  std::string line = "  " + std::string(st(colour)) + pad(std::string(severity_name(x.severity)), 8) +
+                     std::string(st(kReset)) + pad(std::string(rule_info(x.rule).id), id_width + 2);
+  line += pad(x.offset ? "@" + std::to_string(*x.offset) : "", offset_width + 2);
+  if (x.tensor) line += "tensor " + detail::quoted(*x.tensor) + ": ";
+  return line + detail::printable(x.message);
+}
+
+}  // namespace
+
+void write_text_report(std::span<const CheckedFile> files, const ReportOptions& options,
+                       const JsonWriter::Sink& sink) {
+  const Style st{options.colour};
+  std::size_t valid = 0;
+  for (const CheckedFile& f : files) {
+    if (f.audit) {  // a table of its own (docs/audit.md)
+      sink(detail::audit_text(f.path, *f.audit, options.colour));
+      valid += f.audit->faithful;
+      continue;
+    }
+    sink(headline(f, st) + "\n");
+    const std::vector<Finding>* findings =
+        f.report ? &f.report->findings : f.directory ? &f.directory->findings : nullptr;
+    if (!findings) continue;
+    valid += f.report ? f.report->valid : f.directory->valid;
+    std::size_t id_width = 0, offset_width = 0;
+    for (const Finding& x : *findings) {
+      id_width = std::max(id_width, rule_info(x.rule).id.size());
+      if (x.offset) offset_width = std::max(offset_width, std::to_string(*x.offset).size() + 1);
+    }
+    for (const Finding& x : *findings) sink(finding_line(x, id_width, offset_width, st) + "\n");
+    if (f.report && f.report->findings_dropped)
+      sink("  ... and " + plural(f.report->findings_dropped, "more finding") + "\n");
+  }
+  if (files.size() > 1)
+    sink(plural(files.size(), "file") + ": " + with_commas(valid) + " valid, " +
+         with_commas(files.size() - valid) + " not\n");
+}
+
+}  // namespace tensorgate

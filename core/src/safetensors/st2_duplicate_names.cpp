@@ -1,0 +1,56 @@
+// ST2: duplicate tensor names, found after the parse by a radix sort of (hash, index) keys.
+#include "safetensors/st2_duplicate_names.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "common/seeded_hash.hpp"
+
+namespace tensorgate::detail {
+namespace {
+
+// Stable LSD radix sort by the upper 32 bits, 8 bits a pass. Stability keeps equal hashes in
+// record order, which later_duplicates relies on.
+void sort_by_hash(std::vector<std::uint64_t>& keys) {
+  std::vector<std::uint64_t> scratch(keys.size());
+  for (unsigned shift = 32; shift < 64; shift += 8) {
+    std::array<std::size_t, 257> start{};
+    for (const std::uint64_t k : keys) ++start[((k >> shift) & 0xff) + 1];
+    for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    for (const std::uint64_t k : keys) scratch[start[(k >> shift) & 0xff]++] = k;
+    keys.swap(scratch);
+  }
+}
+
+std::uint32_t index_of(std::uint64_t key) { return static_cast<std::uint32_t>(key); }
+
+}  // namespace
+
+void DuplicateNames::add(std::uint32_t index, std::string_view name) {
+  keys_.push_back((seeded_hash(name) & 0xffffffff00000000ull) | index);
+}
+
+std::vector<std::uint32_t> DuplicateNames::later_duplicates(const TableBuilder& table) {
+  std::vector<std::uint32_t> out;
+  sort_by_hash(keys_);
+  const auto name = [&](std::uint64_t key) { return table.str(table.record(index_of(key)).name); };
+  for (std::size_t i = 0; i < keys_.size();) {
+    std::size_t j = i + 1;
+    while (j < keys_.size() && (keys_[j] >> 32) == (keys_[i] >> 32)) ++j;
+    if (j - i > 1) {
+      // Names sharing a hash: sort by name, keeping record order among equal names, so every
+      // name after the first of its run is a later duplicate.
+      const auto run_begin = keys_.begin() + static_cast<std::ptrdiff_t>(i);
+      const auto run_end = keys_.begin() + static_cast<std::ptrdiff_t>(j);
+      std::stable_sort(run_begin, run_end, [&](std::uint64_t a, std::uint64_t b) { return name(a) < name(b); });
+      for (auto it = run_begin + 1; it != run_end; ++it)
+        if (name(*it) == name(*(it - 1))) out.push_back(index_of(*it));
+    }
+    i = j;
+  }
+  keys_ = {};
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace tensorgate::detail

@@ -1,0 +1,165 @@
+// The safetensors push validator: the byte loop (length, header, data) and its early verdict.
+#include "safetensors/validator.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+#include "common/huge_pages.hpp"
+#include "safetensors/st2_header_json.hpp"
+#include "safetensors/st5_tiling.hpp"
+
+namespace tensorgate {
+namespace detail {
+
+SafetensorsValidator::SafetensorsValidator(const Limits& limits, MemoryBudget* budget)
+    : limits_(limits), budget_(budget), findings_(limits.max_findings) {
+  limits_.max_header_bytes = std::min(limits_.max_header_bytes, kSafetensorsMaxHeader);
+}
+
+SafetensorsValidator::~SafetensorsValidator() {
+  if (budget_ && budget_held_) budget_->release(budget_held_);
+}
+
+Progress SafetensorsValidator::feed(std::span<const std::byte> chunk) {
+  if (state_ == State::finished) return progress();
+  bytes_seen_ += chunk.size();
+  while (!chunk.empty()) {
+    switch (state_) {
+      case State::length: chunk = chunk.subspan(take_length(chunk)); break;
+      case State::header: chunk = chunk.subspan(take_header(chunk)); break;
+      case State::data: count_data(); chunk = {}; break;
+      default: chunk = {}; break;
+    }
+  }
+  return progress();
+}
+
+std::uint64_t SafetensorsValidator::bytes_wanted() const {
+  switch (state_) {
+    case State::length: return 8 - length_have_;
+    case State::header: return n_ - header_.size();
+    default: return 0;
+  }
+}
+
+Progress SafetensorsValidator::skip(std::uint64_t count) {
+  assert(bytes_wanted() == 0 && "skip() only past the bytes the validator looks at");
+  if (bytes_wanted() != 0 || state_ == State::finished) return progress();
+  bytes_seen_ += count;
+  if (state_ == State::data) count_data();
+  return progress();
+}
+
+std::size_t SafetensorsValidator::take_length(std::span<const std::byte> chunk) {
+  const std::size_t n = std::min(chunk.size(), 8 - length_have_);
+  std::memcpy(length_bytes_.data() + length_have_, chunk.data(), n);
+  length_have_ += n;
+  if (length_have_ == 8) on_length();
+  return n;
+}
+
+void SafetensorsValidator::on_length() {
+  n_ = 0;
+  for (int i = 7; i >= 0; --i) n_ = (n_ << 8) | length_bytes_[static_cast<std::size_t>(i)];
+  state_ = State::stopped;
+  if (n_ > kSafetensorsMaxHeader) {
+    findings_.add(Rule::st1_header_too_large,
+                  "header length " + std::to_string(n_) + " is above 100,000,000", 0);
+    return;
+  }
+  if (n_ > limits_.large_header_warning)
+    findings_.add(Rule::stw_large_header,
+                  "header length " + std::to_string(n_) + " is above the hub clients' 25,000,000", 0);
+  if (total_size_ && 8 + n_ > *total_size_) {
+    findings_.add(Rule::st1_truncated_header,
+                  "the header needs bytes 8 to " + std::to_string(8 + n_) + ", the file has " +
+                      std::to_string(*total_size_), 0);
+    return;
+  }
+  if (n_ > limits_.max_header_bytes) {
+    aborted_ = Aborted{"header-bytes", "header length " + std::to_string(n_) +
+                                           " is above this validator's limit of " +
+                                           std::to_string(limits_.max_header_bytes)};
+    return;
+  }
+  if (!reserve_header(n_)) return;
+  state_ = State::header;
+  if (n_ == 0) on_header();
+}
+
+bool SafetensorsValidator::reserve_header(std::uint64_t bytes) {
+  if (budget_) {
+    if (!budget_->try_acquire(bytes)) {
+      aborted_ = Aborted{"header-memory-budget",
+                         "no memory left in the shared budget for a " + std::to_string(bytes) +
+                             "-byte header"};
+      return false;
+    }
+    budget_held_ = bytes;
+  }
+  // With the total size known the header's size is certain; otherwise grow as bytes arrive.
+  if (total_size_) {
+    header_.reserve(bytes);
+    advise_huge_pages(header_.data(), header_.capacity());
+  }
+  return true;
+}
+
+std::size_t SafetensorsValidator::take_header(std::span<const std::byte> chunk) {
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), bytes_wanted()));
+  const std::size_t need = header_.size() + n;
+  if (header_.capacity() < need)  // geometric growth, but never past N
+    header_.reserve(std::min<std::size_t>(n_, std::max(need, 2 * header_.capacity())));
+  header_.append(reinterpret_cast<const char*>(chunk.data()), n);
+  if (header_.size() == n_) on_header();
+  return n;
+}
+
+void SafetensorsValidator::on_header() {
+  TableAllowance allowance(budget_);
+  ParsedHeader parsed = parse_header(std::move(header_), limits_, findings_, allowance);
+  budget_held_ += allowance.charged();
+  header_ = std::string();
+  table_ = std::move(parsed.table);
+  if (parsed.budget_refused) {
+    aborted_ = Aborted{"header-memory-budget", "no memory left in the shared budget for the tables of a " +
+                                                   std::to_string(n_) + "-byte header"};
+    state_ = State::stopped;
+    return;
+  }
+  object_end_ = parsed.object_end;
+  reference_rejects_ = parsed.reference_rejects;
+  understood_ = parsed.json_ok && !findings_.has_errors();
+  if (understood_) facts_ = header_facts();
+  if (parsed.json_ok) covered_ = check_tiling(*table_, findings_, 8 + n_);
+  state_ = findings_.has_errors() ? State::stopped : State::data;
+  if (covered_ && total_size_) {
+    check_data_end(*total_size_ - 8 - n_, *covered_, 8 + n_, findings_);
+    end_checked_ = true;
+  }
+}
+
+// Data bytes are only counted (bytes_seen_ already includes them); bytes past the tiled end
+// make the verdict final at once.
+void SafetensorsValidator::count_data() {
+  const std::uint64_t data_seen = bytes_seen_ - 8 - n_;
+  if (!end_checked_ && covered_ && data_seen > *covered_) {
+    check_data_end(data_seen, *covered_, 8 + n_, findings_);
+    end_checked_ = true;
+  }
+}
+
+Progress SafetensorsValidator::progress() const {
+  if (aborted_) return Progress::aborted;
+  if (findings_.has_errors()) return Progress::invalid;
+  return Progress::need_more;
+}
+
+}  // namespace detail
+
+std::unique_ptr<Validator> make_safetensors_validator(const Limits& limits, MemoryBudget* budget) {
+  return std::make_unique<detail::SafetensorsValidator>(limits, budget);
+}
+
+}  // namespace tensorgate
