@@ -2,9 +2,14 @@
 // the reports with config.json and the index, and gets the cross-file verdict.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
+#include <filesystem>
+#include <fstream>
 
 #include "model_dir_builder.hpp"
+#include "model_dir_check.hpp"
+#include "tensorgate/report_writers.hpp"
 #include "service_support.hpp"
 #include "tensorgate/safetensors/writer.hpp"
 
@@ -73,4 +78,105 @@ TEST(ServiceCheckModel, BodyAboveTheLimitIs413) {
   const auto res = request(server.port(), "POST", "/v1/check-model", std::string(100, ' '));
   EXPECT_EQ(res.status, 413u);
   EXPECT_EQ(res.code(), "body-too-large");
+}
+
+namespace {
+
+std::string read_bytes(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+boost::json::array findings_of(const tensorgate::Report& r) {
+  return boost::json::parse(tensorgate::report_json(r)).at("findings").as_array();
+}
+
+// The hub's path for a directory: every file through /v1/validate, then /v1/check-model with
+// the config, the index, the reports and the other names; against `tensorgate check DIR`.
+// Returns what the CLI found.
+std::vector<tensorgate::CheckedFile> expect_cli_and_service_agree(const TestServer& server, const tgtest::ScratchDir& d) {
+  std::vector<tensorgate::CheckedFile> cli;
+  tensorgate::cli::check_model_directory(d.path().string(), tensorgate::FormatChoice::auto_detect, cli);
+  if (!cli.back().directory) {
+    ADD_FAILURE() << "no directory entry";
+    return cli;
+  }
+  std::vector<std::filesystem::path> paths(std::filesystem::directory_iterator(d.path()), {});
+  std::sort(paths.begin(), paths.end());
+  boost::json::object files, body{{"config", nullptr}, {"index", nullptr}};
+  boost::json::array others;
+  for (const auto& p : paths) {
+    const std::string name = p.filename().string(), bytes = read_bytes(p);
+    if (name == "config.json") body["config"] = boost::json::parse(bytes);
+    else if (name == "model.safetensors.index.json") body["index"] = boost::json::parse(bytes);
+    else if (!name.ends_with(".safetensors")) others.emplace_back(name);
+    if (!name.ends_with(".safetensors")) continue;
+    const auto validated = upload(server.port(), bytes, "name=" + name);
+    const auto it = std::find_if(cli.begin(), cli.end(), [&](const auto& f) { return f.path == p.string(); });
+    if (it == cli.end()) {
+      ADD_FAILURE() << name << " not checked by the CLI";
+      continue;
+    }
+    EXPECT_EQ(validated.json().at("findings"), findings_of(*it->report)) << name;
+    files[name] = validated.json();
+  }
+  body["files"] = std::move(files);
+  body["other_files"] = std::move(others);
+  const auto res = request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body));
+  const tensorgate::DirectoryReport& dir = *cli.back().directory;
+  EXPECT_EQ(res.status, dir.valid ? 200u : 422u) << res.body;
+  boost::json::array expected;
+  for (const auto& f : dir.findings) {
+    std::string one;
+    {
+      tensorgate::JsonWriter w([&one](std::string_view s) { one.append(s); });
+      tensorgate::write_finding(w, f);
+    }  // the writer flushes when it ends
+    expected.push_back(boost::json::parse(one));
+  }
+  EXPECT_EQ(res.json().at("findings"), expected) << res.body;
+  return cli;
+}
+
+}  // namespace
+
+// The CLI and the service give a model directory the same findings, per file and across files.
+TEST(ServiceCheckModel, CliAndServiceAgreeOnModelDirectories) {
+  TestServer server;
+  tgtest::LlamaShape shape;
+  {
+    tgtest::ScratchDir d;  // single file, valid
+    d.write("config.json", shape.config_json());
+    d.write_weights(tgtest::llama_tensors(shape), 1);
+    expect_cli_and_service_agree(server, d);
+  }
+  {
+    tgtest::ScratchDir d;  // three shards and their index, valid
+    d.write("config.json", shape.config_json());
+    d.write_weights(tgtest::llama_tensors(shape), 3);
+    d.write("README.md", "# a model\n");
+    expect_cli_and_service_agree(server, d);
+  }
+  {
+    tgtest::ScratchDir d;  // tinyllm int4 with a scales tensor missing: TL warnings per file, errors across
+    tgtest::LlamaShape q = shape;
+    q.int4_group = 4;
+    auto tensors = tgtest::llama_tensors(q);
+    std::erase_if(tensors, [](const auto& t) { return t.name == "model.layers.1.mlp.down_proj.weight.scales"; });
+    d.write("config.json", q.config_json(true));
+    d.write_weights(tensors, 1, {{"format", "tinyllm"}, {"quant", "int4-g4-sym"}});
+    d.write("tokenizer.json", "{}");
+    const auto cli = expect_cli_and_service_agree(server, d);
+    EXPECT_TRUE(cli.front().report->has("TL"));  // the file's own warnings
+    EXPECT_TRUE(cli.back().directory->findings.size() >= 2);  // TL errors across the files
+    EXPECT_FALSE(cli.back().directory->valid);
+  }
+  {
+    tgtest::ScratchDir d;  // the config contradicts the tensors
+    tgtest::LlamaShape other = shape;
+    other.hidden = 16;
+    d.write("config.json", other.config_json());
+    d.write_weights(tgtest::llama_tensors(shape), 2);
+    expect_cli_and_service_agree(server, d);
+  }
 }

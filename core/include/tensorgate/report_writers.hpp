@@ -33,6 +33,8 @@ struct ReportOptions {
 
 // The fields of one file's report object (without the braces), for callers that add fields.
 void write_report_fields(JsonWriter& w, const Report& report, const ReportOptions& options);
+// One finding as a JSON object ({"rule", "severity", "message", "offset", "tensor"}).
+void write_finding(JsonWriter& w, const Finding& f);
 // One file's report as a JSON object: equal texts mean equal reports (tests, fuzzers).
 std::string report_json(const Report& report, const ReportOptions& options = {});
 

@@ -1,4 +1,4 @@
-#include "report/directory_json.hpp"
+#include "tensorgate/report_writers.hpp"
 #include "audit_writers.hpp"
 
 namespace tensorgate::detail {

@@ -14,7 +14,7 @@ void write_directory_fields(JsonWriter& w, const DirectoryReport& r) {
   w.begin_array();
   for (const Finding& f : r.findings) write_finding(w, f);
   w.end_array();
-  w.field("findings_dropped", std::uint64_t{0});
+  w.field("findings_dropped", r.findings_dropped);
   w.key("aborted");
   w.null();
   const DirectorySummary& s = r.summary;

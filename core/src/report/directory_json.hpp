@@ -7,6 +7,5 @@
 namespace tensorgate::detail {
 
 void write_directory_fields(JsonWriter& w, const DirectoryReport& report);
-void write_finding(JsonWriter& w, const Finding& f);
 
 }  // namespace tensorgate::detail

@@ -14,7 +14,7 @@ std::string version_string(Version v) {
 
 }  // namespace
 
-void detail::write_finding(JsonWriter& w, const Finding& f) {
+void write_finding(JsonWriter& w, const Finding& f) {
   w.begin_object();
   w.field("rule", rule_info(f.rule).id);
   w.field("severity", severity_name(f.severity));
@@ -97,7 +97,7 @@ void write_report_fields(JsonWriter& w, const Report& r, const ReportOptions& op
   w.field("bytes", r.bytes_seen);
   w.key("findings");
   w.begin_array();
-  for (const Finding& f : r.findings) detail::write_finding(w, f);
+  for (const Finding& f : r.findings) write_finding(w, f);
   w.end_array();
   w.field("findings_dropped", r.findings_dropped);
   w.key("aborted");
