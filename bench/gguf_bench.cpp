@@ -1,4 +1,4 @@
-// GGUF validation speed and memory (issue 5): a file with Llama-3-sized tokenizer metadata
+// GGUF validation speed and memory: a file with Llama-3-sized tokenizer metadata
 // (128,000 tokens and token types, 280,000 merges, 300 tensors: ~9.6 MB before the data) and
 // one with 1,000,000 tensor infos. Both are built in memory; their data (gigabytes) is never
 // made: the validator is told the file size and skips it, as the CLI does.

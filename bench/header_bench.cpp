@@ -1,5 +1,5 @@
 // Header validation against Boost.JSON's own DOM parse of the same bytes, measured in the same
-// run (issue 2: our validator must be faster than the DOM parse alone). Sizes: 1,000, 100,000
+// run (the validator must be faster than the DOM parse alone). Sizes: 1,000, 100,000
 // and 1,000,000 tensors. bench/run_header_bench.py prints the ratios.
 #include <benchmark/benchmark.h>
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 2's header figures, measured in one run on this machine:
+"""The safetensors header figures, measured in one run on this machine:
 
 1. header_bench (Google Benchmark): the validator against Boost.JSON's DOM parse of the same
    bytes, for 1,000, 100,000 and 1,000,000 tensors: MB/s, ns per tensor, and the ratio.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The service benchmark (issue 4): figures, not pass/fail.
+# The service benchmark: figures, not pass/fail.
 #   bench/service_bench.sh [BUILD_DIR]        BUILD_DIR defaults to build/service
 #   BYTES=1073741824 bench/service_bench.sh   a quick run (default 16 GiB)
 # Measures, on loopback, in one run:

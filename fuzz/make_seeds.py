@@ -39,7 +39,7 @@ def main():
             if name.endswith(".safetensors") and os.path.getsize(os.path.join(tmp, name)) <= MAX_SEED:
                 with open(os.path.join(tmp, name), "rb") as f:
                     samples[name[: -len(".safetensors")]] = f.read()
-    dirs = {t: seeds_of(t) for t in ("safetensors_fuzzer", "chunking_fuzzer", "roundtrip_fuzzer",
+    dirs = {t: seeds_of(t) for t in ("safetensors_fuzzer", "safetensors_chunking_fuzzer", "roundtrip_fuzzer",
                                      "header_json_fuzzer", "cli_report_fuzzer", "gguf_chunking_fuzzer")}
     # GGUF seeds come from corpus/gguf_fuzzer/ (tests/tools/write_gguf_seeds keeps it current).
     gguf_dir = os.path.join(ROOT, "corpus", "gguf_fuzzer")
@@ -54,7 +54,7 @@ def main():
         write(dirs["roundtrip_fuzzer"], name, data)
         write(dirs["cli_report_fuzzer"], name, bytes([len(path)]) + path + data)
         cuts = [4, 9, min(len(data) // 2, 65535)]
-        write(dirs["chunking_fuzzer"], name, bytes([len(cuts)]) + b"".join(struct.pack("<H", c) for c in cuts) + data)
+        write(dirs["safetensors_chunking_fuzzer"], name, bytes([len(cuts)]) + b"".join(struct.pack("<H", c) for c in cuts) + data)
         if len(data) >= 8:
             n = struct.unpack("<Q", data[:8])[0]
             if n <= len(data) - 8:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the sample files the README's main command checks (committed; rerun to regenerate).
 
-tinyllm-bigram.safetensors: the course's tracer model (seed 000): `bigram.weight`, F32,
+tinyllm-bigram.safetensors: the course's tracer model: `bigram.weight`, F32,
 [vocab, vocab], metadata {"format": "tinyllm"}, laid out by the canonical writer's rules.
 broken-dtype.safetensors: the same file with its dtype misspelled (ST4.dtype).
 """

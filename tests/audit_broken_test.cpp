@@ -1,4 +1,4 @@
-// Conversions broken in each way issue 7 lists, tensor by tensor: a flipped bit (kept, widened,
+// Conversions broken in each way docs/audit.md lists, tensor by tensor: a flipped bit (kept, widened,
 // permuted), q/k left unpermuted or permuted with the wrong head count, a missing tensor, an
 // unexplained one, a wrong shape, a wrong type. Each gets exactly its AU id.
 #include <gtest/gtest.h>

@@ -17,7 +17,7 @@ namespace {
 namespace au = tensorgate::detail::audit;
 using tensorgate::Dtype;
 
-// The permutation as issue 7 defines it: rows viewed as [n_head, 2, half], the last two axes
+// The permutation as docs/audit.md defines it: rows viewed as [n_head, 2, half], the last two axes
 // swapped, flattened back; out[k] is the source row at position k of that order.
 std::vector<std::uint64_t> by_definition(std::uint64_t rows, std::uint64_t heads) {
   const std::uint64_t half = rows / heads / 2;

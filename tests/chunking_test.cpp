@@ -1,4 +1,4 @@
-// Splitting the input differently must never change the report (design.md).
+// Splitting the input differently must never change the report (docs/architecture.md).
 #include <gtest/gtest.h>
 
 #include "chunked.hpp"

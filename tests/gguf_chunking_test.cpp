@@ -1,4 +1,4 @@
-// Splitting the input never changes the report (design.md, "Push validators"): every split of
+// Splitting the input never changes the report (docs/architecture.md): every split of
 // small GGUF files, with and without the size hint; every prefix (a truncated file) gives the
 // same report whether its size was known or not; v1 and big-endian files too.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The canonical writer: byte-identical to the reference library (seed 000 and spec/rules.md).
+// The canonical writer: byte-identical to the reference library (docs/rules.md, STC1-STC4).
 #include <gtest/gtest.h>
 
 #include <cstring>

@@ -1,5 +1,5 @@
 #pragma once
-// The global budget for buffered safetensors headers (issue 4, "Limits and overload"): every
+// The global budget for buffered safetensors headers (docs/service.md, "Limits"): every
 // upload's validator acquires its header's size here before buffering it, so a crowd of uploads
 // with 100 MB headers is refused with 503 instead of exhausting memory.
 #include <atomic>

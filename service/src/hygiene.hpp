@@ -1,5 +1,5 @@
 #pragma once
-// Request checks Beast 1.81 does not make itself (design.md, "What we know about our
+// Request checks Beast 1.81 does not make itself (docs/architecture.md, "Boost 1.81, what we know about our
 // dependencies"), applied to the header before any body byte is read, as nginx does.
 #include <optional>
 

@@ -31,4 +31,12 @@ using error_code = boost::beast::error_code;
 
 using Response = http::response<http::string_body>;
 
+// The errors of a read that mean the client closed or reset the connection (or the server did
+// while the read was pending): the exchange ends without an answer (logged as 499).
+inline bool client_went_away(const error_code& ec) {
+  return ec == http::error::end_of_stream || ec == http::error::partial_message ||
+         ec == net::error::eof || ec == net::error::connection_reset ||
+         ec == net::error::operation_aborted;
+}
+
 }  // namespace tensorgate::service

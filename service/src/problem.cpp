@@ -1,56 +1,15 @@
 #include "problem.hpp"
 
-#include <array>
-
 #include "tensorgate/json_writer.hpp"
 
 namespace tensorgate::service {
 namespace {
 
-constexpr std::array kProblems = {
-    ProblemInfo{Problem::bad_request, "bad-request", 400, "The request is not valid HTTP/1.1", false},
-    ProblemInfo{Problem::bad_framing, "bad-framing", 400,
-                "The request's body framing is ambiguous", false},
-    ProblemInfo{Problem::missing_host, "missing-host", 400,
-                "An HTTP/1.1 request needs exactly one Host field", false},
-    ProblemInfo{Problem::bad_target, "bad-target", 400, "The request target is not a path", false},
-    ProblemInfo{Problem::bad_query, "bad-query", 400, "A query parameter is unknown or invalid",
-                false},
-    ProblemInfo{Problem::bad_check_model, "bad-check-model", 400,
-                "The body is not a model check request", false},
-    ProblemInfo{Problem::not_found, "not-found", 404, "No such route", false},
-    ProblemInfo{Problem::method_not_allowed, "method-not-allowed", 405,
-                "The route does not support this method", false},
-    ProblemInfo{Problem::length_required, "length-required", 411,
-                "An upload needs Content-Length or chunked Transfer-Encoding", false},
-    ProblemInfo{Problem::body_too_large, "body-too-large", 413,
-                "The body is larger than this service accepts", false},
-    ProblemInfo{Problem::validation_limit, "validation-limit", 413,
-                "The file needs more than this service's validation limits allow", false},
-    ProblemInfo{Problem::expectation_failed, "expectation-failed", 417,
-                "Only the 100-continue expectation is supported", false},
-    ProblemInfo{Problem::header_fields_too_large, "header-fields-too-large", 431,
-                "The request header is larger than this service accepts", false},
-    ProblemInfo{Problem::internal_error, "internal-error", 500, "Internal error", false},
-    ProblemInfo{Problem::unsupported_transfer_coding, "unsupported-transfer-coding", 501,
-                "Only Transfer-Encoding: chunked is supported", false},
-    ProblemInfo{Problem::over_capacity, "over-capacity", 503,
-                "Too many uploads in progress", true},
-    ProblemInfo{Problem::too_many_connections, "too-many-connections", 503,
-                "Too many open connections", true},
-    ProblemInfo{Problem::memory_budget, "memory-budget", 503,
-                "No memory left to buffer this file's header", true},
-    ProblemInfo{Problem::draining, "draining", 503, "The service is shutting down", true},
-    ProblemInfo{Problem::http_version, "http-version-not-supported", 505,
-                "Only HTTP/1.0 and HTTP/1.1 are supported", false},
+constexpr ProblemInfo kProblems[] = {
+#define TENSORGATE_PROBLEM(e, code, status, title, retry) ProblemInfo{Problem::e, code, status, title, retry},
+#include "problems.def"
+#undef TENSORGATE_PROBLEM
 };
-
-constexpr bool in_enum_order() {
-  for (std::size_t i = 0; i < kProblems.size(); ++i)
-    if (kProblems[i].problem != static_cast<Problem>(i)) return false;
-  return true;
-}
-static_assert(in_enum_order(), "kProblems rows must follow the Problem enum");
 
 }  // namespace
 

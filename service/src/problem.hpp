@@ -1,7 +1,7 @@
 #pragma once
 // Error answers: RFC 9457 problem details (application/problem+json) with a stable `code`.
-// Each problem is a row of one static table; the code, status and title never change, so
-// clients and the tests key on `code`.
+// Each problem is a row of problems.def; the code, status and title never change, so clients
+// and the tests key on `code`.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,26 +12,9 @@
 namespace tensorgate::service {
 
 enum class Problem : std::uint8_t {
-  bad_request,                // 400 Beast could not parse the request
-  bad_framing,                // 400 Transfer-Encoding with Content-Length, or in HTTP/1.0
-  missing_host,               // 400 HTTP/1.1 without exactly one Host
-  bad_target,                 // 400 not an origin-form path
-  bad_query,                  // 400 unknown or malformed query parameter
-  bad_check_model,            // 400 a /v1/check-model body not of the documented form
-  not_found,                  // 404
-  method_not_allowed,         // 405
-  length_required,            // 411
-  body_too_large,             // 413 above max_body_bytes
-  validation_limit,           // 413 a validator limit of this service (Report::aborted)
-  expectation_failed,         // 417
-  header_fields_too_large,    // 431
-  internal_error,             // 500
-  unsupported_transfer_coding,  // 501
-  over_capacity,              // 503 max_concurrent_uploads reached
-  too_many_connections,       // 503 max_connections reached
-  memory_budget,              // 503 the shared header budget is spent
-  draining,                   // 503 shutting down
-  http_version,               // 505 not HTTP/1.0 or HTTP/1.1
+#define TENSORGATE_PROBLEM(e, code, status, title, retry) e,
+#include "problems.def"
+#undef TENSORGATE_PROBLEM
 };
 
 struct ProblemInfo {

@@ -1,5 +1,5 @@
 #pragma once
-// One client connection (design.md, "service/"): requests are read one at a time, each with a
+// One client connection (docs/architecture.md, "service/"): requests are read one at a time, each with a
 // new parser; the header is checked before any body byte is read; an upload's body goes through
 // UploadBody into the validator. Every read and write has a deadline.
 //
@@ -65,6 +65,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // session_write.ipp: answers, the end of an exchange, closing.
   void answer(Response&& res);
   void answer_problem(Problem p, std::string detail = {}, std::string_view limit = {});
+  void answer_too_large(std::uint64_t limit);  // 413 body-too-large
+  void answer_verdict(bool valid, std::string json_body);  // 200 or 422 with a report
   void on_write(bool close, error_code ec, std::size_t n);
   void end_exchange(unsigned status, std::uint64_t bytes_sent, std::string_view note);
   void abort_exchange(unsigned status, std::string_view note, std::string_view timeout_phase);

@@ -1,4 +1,4 @@
-// Session: POST /v1/check-model (issue 6): the hub sends a model's config, index and the reports
+// Session: POST /v1/check-model: the hub sends a model's config, index and the reports
 // /v1/validate gave its files; the answer is the cross-file report, 200 valid or 422 invalid.
 // The body is small next to an upload and read whole, within max_check_model_bytes, with an
 // idle deadline per read. Included by session.hpp.
@@ -15,8 +15,7 @@ void Session<Stream>::start_check_model() {
   if (const auto p = refuse_upload(req)) return answer_problem(*p);
   const boost::optional<std::uint64_t> length = head_->content_length();
   if (length && *length > cfg_.max_check_model_bytes)
-    return answer_problem(Problem::body_too_large,
-                          "the limit is " + std::to_string(cfg_.max_check_model_bytes) + " bytes");
+    return answer_too_large(cfg_.max_check_model_bytes);
   const bool wants_continue = expects_continue(req);
   json_.emplace(std::move(*head_));
   json_->body_limit(cfg_.max_check_model_bytes);
@@ -37,12 +36,8 @@ template <class Stream>
 void Session<Stream>::on_json_body(error_code ec, std::size_t) {
   if (ec == beast::error::timeout) return abort_exchange(408, "timeout-body", "body");
   if (ec == http::error::body_limit)
-    return answer_problem(Problem::body_too_large,
-                          "the limit is " + std::to_string(cfg_.max_check_model_bytes) + " bytes");
-  if (ec == http::error::end_of_stream || ec == http::error::partial_message ||
-      ec == net::error::eof || ec == net::error::connection_reset ||
-      ec == net::error::operation_aborted)
-    return abort_exchange(499, "client-closed", {});
+    return answer_too_large(cfg_.max_check_model_bytes);
+  if (client_went_away(ec)) return abort_exchange(499, "client-closed", {});
   if (ec) return answer_problem(Problem::bad_request, "malformed body");
   read_json_body();
 }
@@ -65,12 +60,7 @@ void Session<Stream>::answer_check_model() {
     w.end_object();
   }
   body.push_back('\n');
-  Response res{result.report->valid ? http::status::ok : http::status::unprocessable_entity, ex_.version};
-  res.set(http::field::content_type, "application/json");
-  res.set(http::field::cache_control, "no-store");
-  res.body() = std::move(body);
-  res.prepare_payload();
-  answer(std::move(res));
+  answer_verdict(result.report->valid, std::move(body));
 }
 
 }  // namespace tensorgate::service

@@ -66,10 +66,7 @@ template <class Stream>
 void Session<Stream>::on_header(error_code ec, std::size_t n) {
   ex_.header_bytes = n;
   if (ec == beast::error::timeout) return abort_exchange(408, "timeout-header", "header");
-  if (ec == http::error::end_of_stream || ec == http::error::partial_message ||
-      ec == net::error::eof || ec == net::error::connection_reset ||
-      ec == net::error::operation_aborted)
-    return abort_exchange(499, "client-closed", {});
+  if (client_went_away(ec)) return abort_exchange(499, "client-closed", {});
   if (ec) {
     ex_.body_pending = true;  // the framing is unknown: close after answering
     return answer_problem(problem_for_parse_error(ec));

@@ -12,8 +12,7 @@ void Session<Stream>::start_upload(std::string_view query) {
   const boost::optional<std::uint64_t> length = head_->content_length();
   // Answered before `100 Continue` and before any body byte is read.
   if (length && *length > cfg_.max_body_bytes)
-    return answer_problem(Problem::body_too_large,
-                          "the limit is " + std::to_string(cfg_.max_body_bytes) + " bytes");
+    return answer_too_large(cfg_.max_body_bytes);
   if (!ctx_.try_begin_upload()) return answer_problem(Problem::over_capacity);
   holds_upload_slot_ = true;
   const bool wants_continue = expects_continue(req);
@@ -62,14 +61,10 @@ template <class Stream>
 void Session<Stream>::on_body(error_code ec, std::size_t) {
   if (ec == beast::error::timeout) return abort_exchange(408, "timeout-body", "body");
   if (ec == http::error::body_limit)
-    return answer_problem(Problem::body_too_large,
-                          "the limit is " + std::to_string(cfg_.max_body_bytes) + " bytes");
+    return answer_too_large(cfg_.max_body_bytes);
   if (ec == http::error::buffer_overflow)
     return answer_problem(Problem::bad_request, "a chunk header or the trailer is too large");
-  if (ec == http::error::end_of_stream || ec == http::error::partial_message ||
-      ec == net::error::eof || ec == net::error::connection_reset ||
-      ec == net::error::operation_aborted)
-    return abort_exchange(499, "client-closed", {});
+  if (client_went_away(ec)) return abort_exchange(499, "client-closed", {});
   if (ec) return answer_problem(Problem::bad_request, "malformed chunked body");
   if (body_->is_done()) return finish_upload();
   if (upload_->progress() == Progress::invalid) return answer_early();
@@ -113,13 +108,8 @@ template <class Stream>
 void Session<Stream>::answer_report(const Report& report, bool complete) {
   record_validation(ctx_, ex_, report);
   const std::optional<std::string> sha = complete ? upload_->sha256_hex() : std::nullopt;
-  Response res{report.valid ? http::status::ok : http::status::unprocessable_entity, ex_.version};
-  res.set(http::field::content_type, "application/json");
-  res.set(http::field::cache_control, "no-store");
-  res.body() = upload_report_json({ex_.id, report, upload_->options(), upload_->bytes_received(),
-                                   complete, sha});
-  res.prepare_payload();
-  answer(std::move(res));
+  answer_verdict(report.valid, upload_report_json({ex_.id, report, upload_->options(),
+                                                   upload_->bytes_received(), complete, sha}));
 }
 
 // A limit of this service stopped the validation: a capacity answer, not a verdict.

@@ -29,6 +29,23 @@ void Session<Stream>::answer_problem(Problem p, std::string detail, std::string_
 }
 
 template <class Stream>
+void Session<Stream>::answer_too_large(std::uint64_t limit) {
+  answer_problem(Problem::body_too_large, "the limit is " + std::to_string(limit) + " bytes");
+}
+
+// A report: 200 when what it judged is valid, 422 when not. Never cached: the same URL answers
+// another body next time.
+template <class Stream>
+void Session<Stream>::answer_verdict(bool valid, std::string json_body) {
+  Response res{valid ? http::status::ok : http::status::unprocessable_entity, ex_.version};
+  res.set(http::field::content_type, "application/json");
+  res.set(http::field::cache_control, "no-store");
+  res.body() = std::move(json_body);
+  res.prepare_payload();
+  answer(std::move(res));
+}
+
+template <class Stream>
 void Session<Stream>::on_write(bool close, error_code ec, std::size_t n) {
   ++served_;
   std::string_view note;

@@ -1,6 +1,6 @@
 #pragma once
 // Named safetensors files with their expected outcome: one or more per rule family and per
-// detail of spec/rules.md. The CLI tests check them end to end, the fuzz corpora are seeded
+// detail of docs/rules.md. The CLI tests check them end to end, the fuzz corpora are seeded
 // from them (tests/tools/write_samples).
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// The conversion audit (issue 7, rule family AU, docs/audit.md): proves, tensor by tensor, that
+// The conversion audit (rule family AU, docs/audit.md): proves, tensor by tensor, that
 // a GGUF file holds the checkpoint it was converted from. Names are mapped through the
 // architecture table, GGUF's reversed dimension order is undone, the converter's q/k row
 // permutation is applied to the source rows, widened tensors are compared after exact widening,

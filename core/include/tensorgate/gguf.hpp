@@ -1,5 +1,5 @@
 #pragma once
-// GGUF, the model file format of ggml and llama.cpp (spec/rules.md, "GGUF (family GG)"):
+// GGUF, the model file format of ggml and llama.cpp (docs/rules.md, families GG1-GG5 and GGW):
 // the ggml type table, the summary a valid file gets, and the push validator.
 //
 // This header is included by report.hpp (Report holds a GgufSummary), so it only declares

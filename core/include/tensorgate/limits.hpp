@@ -75,7 +75,7 @@ struct Limits {
   AuditLimits audit{};
 };
 
-// The GGUF format's own caps (ggml's gguf.cpp, spec/rules.md GG2): Limits are clamped to them.
+// The GGUF format's own caps (ggml's gguf.cpp; docs/rules.md, GG2): Limits are clamped to them.
 inline constexpr std::uint64_t kGgufMaxString = 1ull << 30;
 inline constexpr std::uint64_t kGgufMaxArrayElements = 1ull << 30;
 inline constexpr std::uint32_t kGgufMaxArrayDepth = 8;

@@ -1,5 +1,5 @@
 #pragma once
-// The rule catalogue: one id per check, written FAMILY.detail (spec/rules.md, docs/rules.md).
+// The rule catalogue: one id per check, written FAMILY.detail (docs/rules.md, generated from rules/*.def).
 // Like simdjson's error codes, `Rule` is one enum with a parallel table of static descriptions;
 // a Finding carries the enum, and everything a report prints comes from the table. Each family
 // keeps its entries in its own .def file under rules/.

@@ -1,6 +1,6 @@
 #pragma once
 // Severity of a finding: `error` makes a file invalid, `warning` leaves it valid but a gate may
-// refuse it, `info` is a fact worth showing (spec/rules.md, "Severities").
+// refuse it, `info` is a fact worth showing (docs/rules.md).
 #include <string_view>
 
 namespace tensorgate {

@@ -1,5 +1,5 @@
 #pragma once
-// A push validator (design.md, "Push validators"): fed the file in order, in chunks of any
+// A push validator (docs/architecture.md, "How a chunk becomes a finding"): fed the file in order, in chunks of any
 // size, it never needs a byte twice. Like a wuffs decoder, "need more input" is a resumable
 // state; a truncation only becomes a finding when `finish()` says the input has ended.
 #include <cstddef>

@@ -6,7 +6,7 @@
 namespace tensorgate::detail::audit {
 namespace {
 
-// llama: convert_hf_to_gguf.py's LlamaModel with gguf-py's tensor map (seed 004's table).
+// llama: convert_hf_to_gguf.py's LlamaModel with gguf-py's tensor map (the names of docs/audit.md).
 constexpr NameRule kLlamaGlobals[] = {
     {"model.embed_tokens", "token_embd"},
     {"model.norm", "output_norm"},

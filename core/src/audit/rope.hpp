@@ -1,6 +1,6 @@
 #pragma once
 // rope_freqs.weight for llama3 RoPE scaling (convert_hf_to_gguf.py's LlamaModel generates it;
-// issue 7 gives the formula). For k = 0, 2, ..., head_dim-2: freq = rope_theta^(-k/head_dim),
+// docs/audit.md gives the formula). For k = 0, 2, ..., head_dim-2: freq = rope_theta^(-k/head_dim),
 // wavelength = 2 pi / freq, and the factor is
 //   1                            when wavelength < original_max_position_embeddings / high_freq_factor,
 //   factor                       when wavelength > original_max_position_embeddings / low_freq_factor,

@@ -1,35 +1,38 @@
 #pragma once
 // Small formatting helpers for the audit's messages and its text table.
+#include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <span>
 #include <string>
 
 namespace tensorgate::detail::audit {
 
-// "1.25e-03", "inf", "nan": three significant digits.
+// v as printf's %.<digits>g writes it (std::to_chars's general format is specified to match).
+inline std::string general(double v, int digits) {
+  char buf[48];
+  const auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, digits);
+  return std::string(buf, res.ptr);
+}
+
+// "0.00125", "inf", "nan": three significant digits.
 inline std::string sci(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
+  return general(v, 3);
 }
 
-// A value as it was read: shortest text that reads back to the same double.
+// A value as it was read: the fewest %g digits that read back to the same double.
 inline std::string exact(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  for (int digits = 1; digits <= 17; ++digits) {
-    char shorter[40];
-    std::snprintf(shorter, sizeof shorter, "%.*g", digits, v);
-    if (std::strtod(shorter, nullptr) == v) return shorter;
+  for (int digits = 1; digits < 17; ++digits) {
+    const std::string shorter = general(v, digits);
+    double back = 0;
+    std::from_chars(shorter.data(), shorter.data() + shorter.size(), back);
+    if (back == v) return shorter;
   }
-  return buf;
+  return general(v, 17);
 }
 
 inline std::string shape_text(std::span<const std::uint64_t> shape) {
@@ -38,10 +41,12 @@ inline std::string shape_text(std::span<const std::uint64_t> shape) {
   return out + "]";
 }
 
+// "0x3f80": at least 2 x `bytes` hex digits.
 inline std::string hex(std::uint64_t v, unsigned bytes) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(2 * bytes), static_cast<unsigned long long>(v));
-  return buf;
+  char buf[16];
+  const auto res = std::to_chars(buf, buf + sizeof buf, v, 16);
+  const std::string digits(buf, res.ptr);
+  return "0x" + std::string(digits.size() < 2 * bytes ? 2 * bytes - digits.size() : 0, '0') + digits;
 }
 
 }  // namespace tensorgate::detail::audit

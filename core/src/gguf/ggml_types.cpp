@@ -1,4 +1,4 @@
-// ggml's type table and llama.cpp's file-type names (spec/rules.md, "ggml type table").
+// ggml's type table and llama.cpp's file-type names (docs/rules.md, GG4.type).
 #include <array>
 #include <iterator>
 

@@ -1,4 +1,4 @@
-// SH: a sharded checkpoint's model.safetensors.index.json against its shards (seed 004).
+// SH: a sharded checkpoint's model.safetensors.index.json against its shards.
 // Shard names come from an untrusted file: only names that are plain file names inside the
 // directory are looked up, among the files the directory listing holds; none is ever opened.
 #include <algorithm>

@@ -1,4 +1,4 @@
-// TL: the tinyllm course conventions (seed 000): format tinyllm, int4 weights as
+// TL: the tinyllm course conventions (docs/rules.md, TL): format tinyllm, int4 weights as
 // qweight/scales pairs with quant int4-g<group>-sym; and MD's tokenizer rule. Inside a model
 // directory that declares a tl_arch these are errors; a lone file gets them as warnings.
 #include <algorithm>

@@ -1,5 +1,5 @@
 #pragma once
-// The canonical writer: byte-identical to the reference library's serialize (seed 000, "Rules a
+// The canonical writer: byte-identical to the reference library's serialize ("Rules a
 // canonical writer follows"; STC1-STC4).
 #include <cstddef>
 #include <cstdint>

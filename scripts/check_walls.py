@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""The walls of the tree (docs/architecture.md, "Rooms and walls"), checked by CTest.
+
+Fails when
+- core/ includes a network, thread, file or logging header (the core is pure: its callers own
+  sockets, threads, files and logs);
+- a face includes another face: service/ includes nothing of cli/, and cli/ includes only the
+  service's entry point (tensorgate/service/serve.hpp, for `tensorgate serve`) from service/;
+- a source file grows past 500 lines (split it along its seam).
+
+usage: check_walls.py [REPO]
+"""
+import os
+import re
+import sys
+
+root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
+MAX_LINES = 500
+SOURCE = (".cpp", ".hpp", ".ipp", ".h", ".def", ".py", ".js", ".mjs", ".css", ".html", ".sh")
+FORBIDDEN_IN_CORE = {
+    "network": r"boost/asio|boost/beast|sys/socket\.h|netinet/|arpa/|netdb\.h|sys/epoll\.h|poll\.h|openssl/",
+    "thread": r"<thread>|<mutex>|<shared_mutex>|<condition_variable>|<future>|<semaphore>|<latch>|<barrier>|<stop_token>|pthread\.h",
+    "file": r"<fstream>|<filesystem>|<cstdio>|<stdio\.h>|fcntl\.h|unistd\.h|sys/stat\.h|dirent\.h",
+    "logging": r"spdlog|<iostream>|syslog\.h",
+}
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"][^>"]+[>"])', re.M)
+
+
+def sources(top):
+    for dirpath, dirnames, filenames in os.walk(os.path.join(root, top)):
+        dirnames[:] = [d for d in dirnames if d not in ("build", "node_modules", ".git")]
+        for f in filenames:
+            if f.endswith(SOURCE):
+                yield os.path.join(dirpath, f)
+
+
+def rel(path):
+    return os.path.relpath(path, root)
+
+
+problems = []
+for path in sources("core"):
+    text = open(path, encoding="utf-8", errors="replace").read()
+    for inc in INCLUDE.findall(text):
+        for kind, pattern in FORBIDDEN_IN_CORE.items():
+            if re.search(pattern, inc):
+                problems.append(f"{rel(path)}: core includes a {kind} header {inc}")
+
+cli_headers = {f for f in os.listdir(os.path.join(root, "cli")) if f.endswith(".hpp")}
+for path in sources("service"):
+    for inc in INCLUDE.findall(open(path, encoding="utf-8", errors="replace").read()):
+        if inc.strip('"<>') in cli_headers or "cli/" in inc:
+            problems.append(f"{rel(path)}: the service includes the CLI's {inc}")
+for path in sources("cli"):
+    for inc in INCLUDE.findall(open(path, encoding="utf-8", errors="replace").read()):
+        name = inc.strip('"<>')
+        if name.startswith("tensorgate/service/") and not (
+                name == "tensorgate/service/serve.hpp" and os.path.basename(path) == "main.cpp"):
+            problems.append(f"{rel(path)}: the CLI includes the service's {inc}")
+
+for top in ("core", "cli", "service", "fuzz", "tests", "bench", "scripts"):
+    for path in sources(top):
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            n = sum(1 for _ in fh)
+        if n > MAX_LINES:
+            problems.append(f"{rel(path)}: {n} lines, more than {MAX_LINES}: split it along its seam")
+
+for p in problems:
+    print(p)
+if problems:
+    sys.exit(1)
+print("walls: core is pure, the faces are apart, every source file is at most", MAX_LINES, "lines")
