@@ -11,6 +11,8 @@
 #include "inputs.hpp"
 #include "model_dir_check.hpp"
 #include "report_output.hpp"
+#include "split_sets.hpp"
+#include "template_check.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate::cli {
@@ -30,8 +32,9 @@ const char* const kUsage =
     "usage: tensorgate check [--format text|json|sarif] [--fail-on error|warning]\n"
     "                        [--color auto|always|never] [--no-tensors]\n"
     "                        [--input-format auto|safetensors|gguf] PATH...\n"
-    "Validates safetensors and GGUF files; a directory is walked for *.safetensors and *.gguf;\n"
-    "- reads standard input. --input-format auto (the default) takes a file as GGUF when it starts\n"
+    "Validates safetensors and GGUF files and chat templates (*.jinja, tokenizer_config.json,\n"
+    "chat_template.json); a directory is walked for them; GGUF shards given together are\n"
+    "also checked as a split set; - reads standard input. --input-format auto (the default) takes a file as GGUF when it starts\n"
     "with the magic GGUF or its name ends in .gguf, and as safetensors otherwise.\n"
     "Exit status: 0 all valid, 1 something invalid, 2 usage or I/O error, 3 nothing checkable found.\n";
 
@@ -74,7 +77,8 @@ int exit_status(const std::vector<CheckedFile>& files, bool on_warning) {
   bool io_error = false, failed = false;
   for (const CheckedFile& f : files) {
     io_error = io_error || f.error.has_value();
-    failed = failed || (f.report && fails(*f.report, on_warning)) || (f.directory && fails(*f.directory, on_warning));
+    failed = failed || (f.report && fails(*f.report, on_warning)) || (f.directory && fails(*f.directory, on_warning)) ||
+             (f.chat_template && fails(*f.chat_template, on_warning));
   }
   if (io_error) return kUsageOrIo;
   if (failed) return kInvalid;
@@ -93,16 +97,23 @@ int run_check(const std::vector<std::string>& args) {
     return kUsageOrIo;
   }
   std::vector<CheckedFile> files;
+  std::vector<bool> given;  // files[i] was given (or walked to) as a file, not inside a model directory
   const FormatChoice input_format = *parse_format_choice(o.input_format);
-  for (InputItem& item : expand_inputs(o.paths, {".safetensors", ".gguf"})) {
+  const auto item_name = [](const std::string& path) { return path.substr(path.find_last_of('/') + 1); };
+  for (InputItem& item :
+       expand_inputs(o.paths, {".safetensors", ".gguf", ".jinja", "tokenizer_config.json", "chat_template.json"})) {
     if (item.error) {
       files.push_back(CheckedFile{item.path, std::nullopt, *item.error});
     } else if (item.model_directory) {
       check_model_directory(item.path, input_format, files);
+    } else if (const auto kind = chat_template_file_kind(item_name(item.path)); kind && item.path != "-") {
+      files.push_back(check_template_file(item.path, *kind, Limits{}));
     } else {
       files.push_back(check_file(item.path, Limits{}, input_format));
     }
+    given.resize(files.size(), !item.model_directory);
   }
+  check_given_split_sets(files, given, Limits{});
   if (files.empty() && o.output.format == "text") std::fputs("nothing checkable found\n", stderr);
   ReportOptions ro;
   ro.include_tensors = !o.no_tensors;

@@ -14,7 +14,10 @@ namespace {
 bool has_extension(const fs::path& p, const std::vector<std::string>& extensions) {
   const std::string name = p.filename().string();
   return std::any_of(extensions.begin(), extensions.end(),
-                     [&](const std::string& ext) { return name.size() > ext.size() && name.ends_with(ext); });
+                     [&](const std::string& ext) {
+                       // ".gguf" needs a name before it; "tokenizer_config.json" is a whole name
+                       return ext.starts_with('.') ? name.size() > ext.size() && name.ends_with(ext) : name == ext;
+                     });
 }
 
 // The regular files and subdirectories of one directory, sorted by name.

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "file_check.hpp"
+#include "template_check.hpp"
 
 namespace tensorgate::cli {
 namespace fs = std::filesystem;
@@ -47,12 +48,22 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
     if (name == "config.json") md.config_json = read_small(p, limits.directory.max_json_bytes, out);
     if (name == "model.safetensors.index.json") md.index_json = read_small(p, limits.directory.max_json_bytes, out);
     if (name == "tokenizer.json") md.has_tokenizer_json = true;
+    if (const auto kind = chat_template_file_kind(name)) {  // judged in the directory's report
+      std::string error;
+      if (auto r = read_template_file(p.string(), name, *kind, limits, error)) md.chat_templates.push_back(std::move(*r));
+      else out.push_back(CheckedFile{p.string(), std::nullopt, error});
+      continue;
+    }
     if (!name.ends_with(".safetensors") && !name.ends_with(".gguf")) continue;
     CheckedFile checked = check_file(p.string(), limits, format);
     if (checked.report && checked.report->format == Format::safetensors)
       md.weights.push_back(inventory_of(name, *checked.report));
     else if (name.ends_with(".safetensors"))
       md.weights.push_back(FileInventory{name, false, {}, {}});  // unreadable: invalid here
+    else if (checked.report)
+      md.gguf.push_back(gguf_facts_of(name, *checked.report));
+    else
+      md.gguf.push_back(GgufFileFacts{name, false, {}, {}, {}, {}, {}, {}});  // unreadable: invalid here
     out.push_back(std::move(checked));
   }
   CheckedFile directory{dir, std::nullopt, std::nullopt, tensorgate::check_model_directory(md, limits)};

@@ -106,29 +106,7 @@ TEST(GgufGGW, SpecialTokenBeforeTheVocabulary) {
   EXPECT_EQ(gguf_warnings(check_gguf(b.build())), "GGW.special-token");
 }
 
-TEST(GgufGGW, ChatTemplateReachingForPythonInternals) {
-  for (const char* payload : {"__globals__", "__class__", "__mro__", "__subclasses__", "__import__", "popen"}) {
-    const std::string tmpl = "{% for m in messages %}{{ m.content }}{{ x." + std::string(payload) + " }}{% endfor %}";
-    const auto r = check_gguf(base().kv_str("tokenizer.chat_template", tmpl).build());
-    EXPECT_TRUE(r.valid);
-    EXPECT_EQ(gguf_warnings(r), "GGW.chat-template") << payload;
-    EXPECT_EQ(r.findings[0].message.find("{%"), std::string::npos) << "the template text stays out";
-  }
-}
-
-TEST(GgufGGW, Cve2024_34359Payload) {
-  const std::string tmpl =
-      "{% for x in ().__class__.__base__.__subclasses__() %}{% if \"warning\" in x.__name__ %}"
-      "{{ x()._module.__builtins__['__import__']('os').popen(\"touch /tmp/pwned\") }}{% endif %}{% endfor %}";
-  const auto r = check_gguf(base().kv_str("tokenizer.chat_template", tmpl).build());
-  EXPECT_EQ(gguf_warnings(r), "GGW.chat-template");
-  EXPECT_NE(r.findings[0].message.find("__class__, __subclasses__, __import__, popen"), std::string::npos);
-}
-
-TEST(GgufGGW, NamedChatTemplatesAreScannedToo) {
-  const auto r = check_gguf(base().kv_str("tokenizer.chat_template.tool_use", "{{ cycler.__init__.__globals__ }}").build());
-  EXPECT_EQ(gguf_warnings(r), "GGW.chat-template");
-}
+// Chat templates in the metadata are judged by the CT family: chat_template_gguf_test.cpp.
 
 TEST(GgufGGW, OrdinaryChatTemplateIsFine) {
   const std::string tmpl = "{% for message in messages %}<|{{ message['role'] }}|>{{ message['content'] }}{% endfor %}";

@@ -52,15 +52,26 @@ std::vector<GgufSeed> gguf_seeds() {
   add("valid_no_tensors", base().kv_strings("tokenizer.ggml.tokens", {"a", "b"}).build(), true, "");
   add("valid_nested_array", nested_arrays(3), true, "GGW");
   add("valid_layout_warning", base().tensor("a", 0, {8}, 32).tensor("b", 0, {8}, 0).build(), true, "GGW");
-  add("valid_chat_template_payload",
-      base().kv_str("tokenizer.chat_template", "{{ ''.__class__.__mro__[1].__subclasses__() }}").build(), true, "GGW");
+  add("ct_chat_template_payload",
+      base().kv_str("tokenizer.chat_template",
+                    "{{ ''.__class__.__mro__[1].__subclasses__() }}{{ x|attr('\\x5f\\x5fglobals\\x5f\\x5f') }}"
+                    "{{ x['_' ~ '_import_' + '_'] }}{{ popen }}")
+          .build(),
+      false, "CT");
+  {
+    // llama.cpp's gguf-split keys, as its second shard of three has them (no architecture).
+    GgufBuilder b;
+    b.kv_raw("split.no", kGgufU16, b.enc().u16(1).bytes()).kv_raw("split.count", kGgufU16, b.enc().u16(3).bytes());
+    b.kv_i32("split.tensors.count", 3).tensor("blk.1.w", 0, {8});
+    add("valid_split_shard", b.build(), true, "");
+  }
   {
     // Tokens the fuzz dictionary holds: an i64 value, f32 scores, a chat template reaching for
     // Python internals, the newest type id, names that collide at NUL in llama.cpp.
     GgufBuilder b = base();
     b.kv_raw("x.i64", kGgufI64, b.enc().u64(7).bytes());
     b.kv_raw("tokenizer.ggml.scores", kGgufArray, b.enc().u32(kGgufF32).len(2).f32(0).f32(-1).bytes());
-    b.kv_str("tokenizer.chat_template", "{{ cycler.__init__.__globals__.os.popen('id') }}{{ __import__('os') }}");
+    b.kv_str("tokenizer.chat_template", "{% for m in messages %}{{ m['content'] }}{% endfor %}");
     b.tensor("output.weight", 42, {64}).tensor(std::string("t\0a", 3), 0, {8}).tensor(std::string("t\0b", 3), 0, {8});
     add("valid_dictionary_tokens", b.build(), true, "GGW");
   }

@@ -117,6 +117,9 @@ struct GgufSummary {
   std::optional<std::string> tokenizer_model;     // tokenizer.ggml.model
   std::optional<std::uint64_t> vocab_size;        // elements of tokenizer.ggml.tokens
   bool chat_template = false;  // a tokenizer.chat_template is present (its text is never shown)
+  // llama.cpp's gguf-split keys, when a non-negative integer: the shard's number (0-based), the
+  // set's shard count, and the set's tensor count.
+  std::optional<std::uint64_t> split_no, split_count, split_tensors_count;
   std::optional<std::uint32_t> file_type;             // general.file_type
   std::optional<std::uint32_t> quantization_version;  // general.quantization_version
   std::shared_ptr<const GgufTensorTable> tensors;     // the tensor infos, file order

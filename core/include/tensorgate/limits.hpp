@@ -26,6 +26,18 @@ struct AuditLimits {
   std::uint64_t max_head_dim = 1ull << 16;
 };
 
+// Bounds of the chat template lexer (family CT, core/src/chat_template/). A template streams
+// through it in O(1) memory whatever its length: these bound what it keeps.
+struct ChatTemplateLimits {
+  // Open brackets the lexer tracks (Jinja's balancing stack, here an explicit one). Jinja's
+  // recursive parser gives up near 60 levels (Python's recursion limit), so no template Jinja
+  // renders comes near; deeper nesting is CT.lex and only counted from there on.
+  std::uint32_t max_bracket_depth = 256;
+  // Templates a file's report lists by name and length (all are judged and counted): real
+  // tokenizer_config.json files have one to three.
+  std::uint32_t max_listed = 64;
+};
+
 struct Limits {
   // safetensors: largest header the validator buffers. The format caps N at 100,000,000 (ST1);
   // values above that are clamped to it.
@@ -73,6 +85,9 @@ struct Limits {
   // --- model directories and the conversion audit -----------------------------------------------
   DirectoryLimits directory{};
   AuditLimits audit{};
+  // --- chat templates (tokenizer_config.json and chat_template.json are read whole within
+  // `directory`; GGUF values and *.jinja files are streamed) ---------------------------------------
+  ChatTemplateLimits chat_template{};
 };
 
 // The GGUF format's own caps (ggml's gguf.cpp; docs/rules.md, GG2): Limits are clamped to them.

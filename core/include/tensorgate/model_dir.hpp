@@ -1,5 +1,5 @@
 #pragma once
-// Checks across the files of a model directory (MD, SH, AR, TL), from the per-file reports:
+// Checks across the files of a model directory (MD, SH, AR, TL, GS, CT), from the per-file reports:
 // tensor data is never read again. The faces gather the inputs: `tensorgate check DIR` lists
 // and validates the directory's files; the service's /v1/check-model receives the config, the
 // index and the reports /v1/validate gave.
@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "tensorgate/chat_template.hpp"
 #include "tensorgate/finding.hpp"
 #include "tensorgate/limits.hpp"
 #include "tensorgate/report.hpp"
@@ -35,12 +36,48 @@ struct FileInventory {
 FileInventory inventory_of(std::string name, const Report& report);
 FileInventory inventory_of(std::string name, bool valid, const TensorTable& table);
 
+// What the split-set checks (GS) need of one GGUF file.
+struct GgufFileFacts {
+  std::string name;   // the file name inside the directory
+  bool valid = false;  // its own report's verdict (and its tensor infos were read)
+  std::optional<std::uint64_t> split_no, split_count, split_tensors_count;
+  std::optional<std::string> architecture;
+  std::optional<std::uint64_t> block_count;
+  std::vector<InventoryTensor> tensors;  // dtype: the ggml type's name
+};
+GgufFileFacts gguf_facts_of(std::string name, const Report& report);
+
+// "<prefix>-NNNNN-of-MMMMM.gguf" (llama.cpp's gguf-split names, five digits each).
+struct SplitName {
+  std::string prefix;
+  std::uint64_t number = 0, count = 0;
+};
+std::optional<SplitName> parse_split_name(std::string_view file_name);
+
 struct ModelDirectory {
   std::optional<std::string> config_json;  // the text of config.json, when present
   std::optional<std::string> index_json;   // the text of model.safetensors.index.json
   bool has_tokenizer_json = false;
   std::vector<std::string> file_names;     // every regular file in the directory
   std::vector<FileInventory> weights;      // every *.safetensors file, validated
+  std::vector<GgufFileFacts> gguf;         // every *.gguf file, validated
+  std::vector<ChatTemplateFileReport> chat_templates;  // *.jinja, tokenizer_config.json, chat_template.json
+};
+
+// A split GGUF set as one model: its totals over the shards present.
+struct SplitSetSummary {
+  std::string prefix;
+  std::uint64_t shard_count = 0;   // the MMMMM of its first shard's name
+  std::vector<std::string> files;  // the shards present, in order
+  std::optional<std::string> architecture;
+  std::optional<std::uint64_t> layers;  // the first shard's <arch>.block_count
+  std::vector<std::pair<std::string, std::uint64_t>> parameters_by_type;  // sorted by type name
+  std::uint64_t tensors = 0, parameters = 0, bytes = 0;
+};
+
+struct DirectoryTemplate {
+  std::string file;
+  ChatTemplateInfo info;
 };
 
 // In the shape of the hub's safetensors metadata: parameters by dtype, total, sharded, weight
@@ -55,6 +92,8 @@ struct DirectorySummary {
   std::uint64_t shard_count = 0;
   std::uint64_t weight_map_size = 0;
   std::vector<std::string> files;
+  std::vector<SplitSetSummary> split_sets;
+  std::vector<DirectoryTemplate> chat_templates;
 };
 
 struct DirectoryReport {
@@ -64,20 +103,28 @@ struct DirectoryReport {
   DirectorySummary summary;
 };
 
-// Bounded by Limits::directory and Limits::max_findings.
+// Bounded by Limits::directory and Limits::max_findings. A directory of GGUF files needs no
+// config.json and no safetensors (MD and AR apply where their inputs exist); with one split set
+// and no safetensors model, the summary's totals are the set's.
 DirectoryReport check_model_directory(const ModelDirectory& dir, const Limits& limits = {});
 
+// GGUF files given together (the CLI's list of files): the GS rules and the summary of each
+// split set among them, nothing else.
+DirectoryReport check_split_set_files(const std::vector<GgufFileFacts>& files, const Limits& limits = {});
+
 // The service's POST /v1/check-model: {"config": {...} or null, "index": {...} or null,
-// "files": {"<file name>": <the report /v1/validate gave>}, "other_files": ["tokenizer.json",
-// ...]}. A request that is not of that form gets `error`; otherwise `report`.
+// "files": {"<file name>": <the report /v1/validate gave>} (safetensors and GGUF),
+// "chat_templates": {"<file name>": "<the file's text>"} (*.jinja, tokenizer_config.json,
+// chat_template.json), "other_files": ["tokenizer.json", ...]}. A request that is not of that
+// form gets `error`; otherwise `report`.
 struct CheckModelResult {
   std::optional<DirectoryReport> report;
   std::string error;
 };
 CheckModelResult check_model_request(std::string_view request_json, const Limits& limits = {});
 
-// Whether a directory listing makes a model directory: config.json, model.safetensors or
-// model.safetensors.index.json.
+// Whether a directory listing makes a model directory: config.json, model.safetensors,
+// model.safetensors.index.json, or a shard of a split GGUF set.
 bool is_model_directory(const std::vector<std::string>& file_names);
 
 }  // namespace tensorgate

@@ -17,13 +17,15 @@ inline constexpr std::string_view kReportSchema = "tensorgate.report/1";
 std::string_view tool_version();
 
 // One checked path: a file's report, a model directory's cross-file report, a conversion
-// audit (path: the GGUF; format "conversion-audit"), or the reason there is none (I/O error).
+// audit (path: the GGUF; format "conversion-audit"), a chat template file's report (format
+// "chat-template"), or the reason there is none (I/O error).
 struct CheckedFile {
   std::string path;
   std::optional<Report> report;
   std::optional<std::string> error;
   std::optional<DirectoryReport> directory = std::nullopt;
   std::optional<AuditReport> audit = std::nullopt;
+  std::optional<ChatTemplateFileReport> chat_template = std::nullopt;
 };
 
 struct ReportOptions {
@@ -44,6 +46,9 @@ void write_sarif_report(std::span<const CheckedFile> files, const ReportOptions&
                         const JsonWriter::Sink& sink);
 void write_text_report(std::span<const CheckedFile> files, const ReportOptions& options,
                        const JsonWriter::Sink& sink);
+
+// The fields of a chat template file's entry (format "chat-template"), without the braces.
+void write_chat_template_report_fields(JsonWriter& w, const ChatTemplateFileReport& report);
 
 // The fields of a model directory's entry (format "model-directory"), without the braces.
 void write_directory_report_fields(JsonWriter& w, const DirectoryReport& report);

@@ -54,6 +54,12 @@ class FindingList {
     items_.push_back(std::move(f));
   }
 
+  // Findings another list dropped, merged into this one (a file's report into its directory's).
+  void add_dropped(std::uint64_t n, bool errors) {
+    dropped_ += n;
+    has_errors_ = has_errors_ || errors;
+  }
+
   Mark mark() const { return {items_.size(), dropped_, has_errors_}; }
   void rollback(const Mark& m) {
     items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(m.size), items_.end());

@@ -160,9 +160,7 @@ void GgufValidator::on_string_done() {
     case StrKind::key: on_key(buf_); return;
     case StrKind::name: on_name(str_buffer_ ? std::string_view(buf_) : std::string_view()); return;
     case StrKind::value:
-      if (str_scan_ && scan_.found())
-        findings_.add(Rule::ggw_chat_template,
-                      quoted(key_) + " holds " + scan_.found_list() + ": CVE-2024-34359 payloads", str_pos_);
+      if (str_scan_) judge_template();
       [[fallthrough]];
     case StrKind::element:
       if (!utf8_.complete_and_valid()) note_string_utf8(str_pos_);

@@ -34,6 +34,9 @@ KeyRole classify_key(std::string_view key) {
   if (key == "general.name") return KeyRole::name;
   if (key == "general.file_type") return KeyRole::file_type;
   if (key == "general.quantization_version") return KeyRole::quantization_version;
+  if (key == "split.no") return KeyRole::split_no;
+  if (key == "split.count") return KeyRole::split_count;
+  if (key == "split.tensors.count") return KeyRole::split_tensors_count;
   if (key.starts_with("tokenizer.")) {
     if (key == "tokenizer.ggml.model") return KeyRole::tokenizer_model;
     if (key == "tokenizer.ggml.tokens") return KeyRole::tokens;
@@ -120,10 +123,35 @@ void GgufValidator::record_kv_facts() {
       if (string_shape(shape_)) facts_.chat_template = true;
       else wrong_type(Rule::ggw_metadata_type, "a string");
       break;
+    case KeyRole::split_no: record_split(facts_.split_no, kU16); break;
+    case KeyRole::split_count: record_split(facts_.split_count, kU16); break;
+    case KeyRole::split_tensors_count: record_split(facts_.split_tensors_count, kI32); break;
     case KeyRole::arch_param:
       facts_.arch_params.push_back(KeyedInt{std::string(key_), shape_.type == kArray ? std::nullopt : int_value_, shape_.pos});
       break;
     case KeyRole::none: break;
+  }
+}
+
+// The chat template value is complete: its CT findings, at their places in the file.
+void GgufValidator::judge_template() {
+  for (ct::Result& r : scan_.finish())
+    findings_.add(r.rule, quoted(key_) + " at byte " + std::to_string(r.offset) + " " + r.message,
+                  str_pos_ + len_bytes_ + r.offset);
+}
+
+// split.no, split.count, split.tensors.count: kept when a non-negative integer (the GS checks of
+// a set judge them); llama.cpp reads them only as a u16, u16 and i32.
+void GgufValidator::record_split(std::optional<std::uint64_t>& slot, std::uint32_t llama_type) {
+  const std::string expected(value_type_name(llama_type));
+  if (shape_.type == kArray || !int_value_ || int_value_->negative) {
+    findings_.add(Rule::ggw_metadata_type, quoted(key_) + " is " + shape_name(shape_) + ", not a non-negative " + expected, shape_.pos);
+    return;
+  }
+  slot = int_value_->magnitude;
+  if (shape_.type != llama_type) {
+    findings_.add(Rule::ggw_metadata_type, quoted(key_) + " is " + shape_name(shape_) + ": llama.cpp reads it only as " + expected, shape_.pos);
+    note_llama_refuses(std::string(key_) + " of type " + shape_name(shape_));
   }
 }
 
@@ -165,7 +193,9 @@ void GgufValidator::check_alignment() {
 
 // Every pair is read: checks across keys.
 void GgufValidator::check_metadata() {
-  if (!facts_.architecture_seen)
+  // A split set's later shards carry only split.*: its first shard has the metadata (GS).
+  const bool later_shard = facts_.split_no && *facts_.split_no > 0;
+  if (!facts_.architecture_seen && !later_shard)
     findings_.add(Rule::ggw_architecture, "general.architecture is missing: llama.cpp cannot load the model", header_end_);
   if (facts_.architecture) {
     for (const KeyedInt& p : facts_.arch_params) {

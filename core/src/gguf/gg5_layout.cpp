@@ -128,6 +128,7 @@ void GgufValidator::check_running_sum() {
 
 void GgufValidator::check_block_count() {
   if (!facts_.block_count || !max_block_) return;
+  if (facts_.split_count && *facts_.split_count > 1) return;  // a shard holds some blocks: GS judges the set
   const std::uint64_t blocks = *max_block_ + 1;
   if (blocks == *facts_.block_count) return;
   findings_.add(Rule::ggw_block_count,

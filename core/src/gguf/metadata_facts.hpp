@@ -34,6 +34,7 @@ std::string_view value_type_name(std::uint32_t t);
 enum class KeyRole : std::uint8_t {
   none, alignment, architecture, name, file_type, quantization_version, tokenizer_model,
   tokens, scores, token_type, merges, special_token, chat_template, arch_param,
+  split_no, split_count, split_tensors_count,
 };
 KeyRole classify_key(std::string_view key);
 
@@ -69,6 +70,8 @@ struct MetaFacts {
   std::vector<KeyedInt> arch_params;  // keys ending in .context_length, .block_count, ...
   std::vector<KeyedInt> special_tokens;
   bool chat_template = false;
+  // llama.cpp's gguf-split: split.no (0-based), split.count, split.tensors.count.
+  std::optional<std::uint64_t> split_no, split_count, split_tensors_count;
   // <arch>.context_length, .block_count and .embedding_length, once the architecture is known.
   std::optional<std::uint64_t> context_length, block_count, embedding_length;
   std::uint64_t block_count_pos = 0;

@@ -9,7 +9,7 @@
 namespace tensorgate::detail::gguf {
 
 GgufValidator::GgufValidator(const Limits& limits, MemoryBudget* budget)
-    : limits_(limits), budget_(budget), findings_(limits.max_findings),
+    : limits_(limits), budget_(budget), findings_(limits.max_findings), scan_(limits.chat_template),
       table_(std::make_shared<GgufTensorTable>()) {
   limits_.gguf_max_string_bytes = std::min(limits_.gguf_max_string_bytes, kGgufMaxString);
   limits_.gguf_max_array_elements = std::min(limits_.gguf_max_array_elements, kGgufMaxArrayElements);
@@ -118,7 +118,7 @@ void GgufValidator::on_field(std::uint64_t v) {
 }
 
 // String bytes: buffered (keys, short tensor names), or streamed through the UTF-8 check and,
-// for a chat template, the pattern scan. Nothing here depends on where the chunks are cut.
+// for a chat template, the CT lexer. Nothing here depends on where the chunks are cut.
 std::size_t GgufValidator::take_string(const unsigned char* p, std::size_t n) {
   const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(n, str_left_));
   const std::string_view piece(reinterpret_cast<const char*>(p), take);

@@ -21,8 +21,8 @@
 #include "common/uint128.hpp"
 #include "arena.hpp"
 #include "common/finding_list.hpp"
+#include "chat_template/scan.hpp"
 #include "metadata_facts.hpp"
-#include "pattern_scan.hpp"
 #include "table_access.hpp"
 #include "tensorgate/gguf.hpp"
 #include "tensorgate/validator.hpp"
@@ -143,6 +143,8 @@ class GgufValidator final : public Validator {
   void check_alignment();
   void check_metadata();
   void note_string_utf8(std::uint64_t at);
+  void judge_template();
+  void record_split(std::optional<std::uint64_t>& slot, std::uint32_t llama_type);
 
   // gg4_tensor_infos.cpp
   void start_tensor_infos();
@@ -221,7 +223,7 @@ class GgufValidator final : public Validator {
   bool str_buffer_ = false, str_retain_ = false, str_scan_ = false;
   std::string buf_;
   Utf8Stream utf8_;
-  PatternScan scan_;
+  ct::TemplateScan scan_;  // a chat template value (family CT), as it streams
 
   // The tensor info being read.
   GgufTensorTable::Record cur_;

@@ -89,6 +89,9 @@ void GgufValidator::build_summary() {
   s.tokenizer_model = facts_.tokenizer_model;
   if (facts_.tokens && facts_.tokens->type == kArray) s.vocab_size = facts_.tokens->count;
   s.chat_template = facts_.chat_template;
+  s.split_no = facts_.split_no;
+  s.split_count = facts_.split_count;
+  s.split_tensors_count = facts_.split_tensors_count;
   s.file_type = facts_.file_type;
   s.quantization_version = facts_.quantization_version;
   s.tensors = table_;

@@ -41,6 +41,10 @@ class DirContext {
 
 // SH: the index against the shards. Sets model_files to the shards it names that exist.
 void check_shards(DirContext& ctx);
+// GS: the split GGUF sets among the directory's GGUF files; adds their summaries.
+void check_split_sets(DirContext& ctx);
+// CT: the chat template files' findings, named by file; adds their templates to the summary.
+void check_chat_templates(DirContext& ctx);
 // AR: the tensor inventory against config.json.
 void check_architecture(DirContext& ctx);
 // TL and MD's tokenizer rule, where config.json declares a tl_arch.

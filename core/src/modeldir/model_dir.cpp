@@ -1,6 +1,6 @@
 // The model directory check: MD first (config, weights present, files valid), then SH for a
-// sharded directory, TL where the config declares a tl_arch, AR against the config, and the
-// summary across the model's files.
+// sharded directory, GS for split GGUF sets, CT for chat template files, TL where the config
+// declares a tl_arch, AR against the config, and the summary across the model's files.
 #include <algorithm>
 #include <map>
 
@@ -22,8 +22,12 @@ bool DirContext::has_file(std::string_view name) const {
 
 namespace {
 
+// A directory of GGUF files only needs no config.json and no safetensors.
+bool gguf_only(const ModelDirectory& dir) { return dir.weights.empty() && !dir.gguf.empty(); }
+
 void check_config(DirContext& ctx) {
   if (!ctx.dir().config_json) {
+    if (gguf_only(ctx.dir())) return;
     ctx.add(Rule::md_config_missing, "the directory has no config.json");
     return;
   }
@@ -37,7 +41,7 @@ void check_config(DirContext& ctx) {
 
 void check_files(DirContext& ctx) {
   const bool single = ctx.weights_file("model.safetensors") != nullptr;
-  if (!single && !ctx.dir().index_json)
+  if (!single && !ctx.dir().index_json && !gguf_only(ctx.dir()))
     ctx.add(Rule::md_no_weights, "neither model.safetensors nor model.safetensors.index.json is present");
   for (const auto& f : ctx.dir().weights)
     if (!f.valid) ctx.add(Rule::md_invalid_file, f.name + " is not a valid safetensors file (its own report says why)");
@@ -64,6 +68,28 @@ void summarize(DirContext& ctx) {
   s.parameters_by_dtype.assign(by_dtype.begin(), by_dtype.end());
   if (!s.sharded) s.weight_map_size = ctx.model_files.empty() ? 0 : ctx.model_files.front()->tensors.size();
   if (!s.sharded) s.shard_count = ctx.model_files.size();
+  // No safetensors model: one split GGUF set is the model.
+  if (ctx.model_files.empty() && s.split_sets.size() == 1) {
+    const SplitSetSummary& set = s.split_sets.front();
+    if (!s.architecture) s.architecture = set.architecture;
+    if (!s.layers) s.layers = set.layers;
+    s.parameters_by_dtype = set.parameters_by_type;
+    s.parameters = set.parameters;
+    s.bytes = set.bytes;
+    s.sharded = true;
+    s.shard_count = set.shard_count;
+    s.weight_map_size = set.tensors;
+    s.files = set.files;
+  }
+}
+
+DirectoryReport report_of(DirContext& ctx) {
+  DirectoryReport report;
+  report.valid = !ctx.findings().has_errors();
+  report.findings_dropped = ctx.findings().dropped();
+  report.findings = ctx.findings().take();
+  report.summary = std::move(ctx.summary);
+  return report;
 }
 
 }  // namespace
@@ -73,23 +99,30 @@ DirectoryReport check_model_directory(const ModelDirectory& dir, const Limits& l
   detail::DirContext ctx(dir, limits);
   detail::check_config(ctx);
   detail::check_files(ctx);
+  detail::check_split_sets(ctx);
+  detail::check_chat_templates(ctx);
   if (ctx.config) {
     detail::check_tinyllm_directory(ctx);
     detail::check_architecture(ctx);
   }
   detail::summarize(ctx);
-  DirectoryReport report;
-  report.valid = !ctx.findings().has_errors();
-  report.findings_dropped = ctx.findings().dropped();
-  report.findings = ctx.findings().take();
-  report.summary = std::move(ctx.summary);
-  return report;
+  return detail::report_of(ctx);
+}
+
+DirectoryReport check_split_set_files(const std::vector<GgufFileFacts>& files, const Limits& limits) {
+  ModelDirectory dir;
+  dir.gguf = files;
+  for (const GgufFileFacts& f : files) dir.file_names.push_back(f.name);
+  detail::DirContext ctx(dir, limits);
+  detail::check_split_sets(ctx);
+  detail::summarize(ctx);
+  return detail::report_of(ctx);
 }
 
 bool is_model_directory(const std::vector<std::string>& names) {
   for (const char* marker : {"config.json", "model.safetensors", "model.safetensors.index.json"})
     if (std::find(names.begin(), names.end(), marker) != names.end()) return true;
-  return false;
+  return std::any_of(names.begin(), names.end(), [](const std::string& n) { return parse_split_name(n).has_value(); });
 }
 
 }  // namespace tensorgate

@@ -1,6 +1,7 @@
 // The service's POST /v1/check-model: a model directory described by the hub instead of read
 // from disk. `config` and `index` are the documents themselves; `files` maps each weights
-// file's name to the report /v1/validate gave it (its tensor inventory included).
+// file's name to the report /v1/validate gave it (its tensor inventory included), safetensors
+// or GGUF; `chat_templates` maps each template file's name to its text.
 #include <boost/json.hpp>
 
 #include "modeldir/json_doc.hpp"
@@ -55,6 +56,63 @@ std::optional<std::string> read_inventory(const std::string& name, const boost::
   return std::nullopt;
 }
 
+std::optional<std::uint64_t> optional_uint(const boost::json::object& o, std::string_view key, bool& bad) {
+  const auto* v = o.if_contains(key);
+  if (!v || v->is_null()) return std::nullopt;
+  if (v->is_uint64()) return v->as_uint64();
+  if (v->is_int64() && v->as_int64() >= 0) return static_cast<std::uint64_t>(v->as_int64());
+  bad = true;
+  return std::nullopt;
+}
+
+// A GGUF file's split facts and tensors from the report /v1/validate gave for it.
+std::optional<std::string> read_gguf_facts(const std::string& name, const boost::json::value& report, GgufFileFacts& out) {
+  out.name = name;
+  const auto* r = report.if_object();
+  const auto* valid = r ? r->if_contains("valid") : nullptr;
+  if (!valid || !valid->is_bool()) return inventory_error(name);
+  const auto* summary = r->if_contains("summary");
+  if (!summary || summary->is_null()) return valid->as_bool() ? inventory_error(name) : std::nullopt;
+  const auto* s = summary->if_object();
+  const auto* tensors = s ? s->if_contains("tensors") : nullptr;
+  if (!tensors || !tensors->is_array()) return inventory_error(name);
+  bool bad = false;
+  out.valid = valid->as_bool();
+  out.split_no = optional_uint(*s, "split_no", bad);
+  out.split_count = optional_uint(*s, "split_count", bad);
+  out.split_tensors_count = optional_uint(*s, "split_tensors_count", bad);
+  out.block_count = optional_uint(*s, "block_count", bad);
+  if (const auto* a = s->if_contains("architecture"); a && a->is_string()) out.architecture = std::string(a->as_string());
+  for (const auto& t : tensors->as_array()) {
+    const auto* o = t.if_object();
+    const auto* tn = o ? o->if_contains("name") : nullptr;
+    const auto* ty = o ? o->if_contains("type") : nullptr;
+    const auto* sh = o ? o->if_contains("shape") : nullptr;
+    if (!tn || !tn->is_string() || !ty || !ty->is_string() || !sh || !sh->is_array()) return inventory_error(name);
+    InventoryTensor it{std::string(tn->as_string()), std::string(ty->as_string()), {}, optional_uint(*o, "bytes", bad).value_or(0)};
+    for (const auto& d : sh->as_array()) {
+      if (!d.is_uint64() && !(d.is_int64() && d.as_int64() >= 0)) return inventory_error(name);
+      it.shape.push_back(d.to_number<std::uint64_t>());
+    }
+    out.tensors.push_back(std::move(it));
+  }
+  if (bad) return inventory_error(name);
+  return std::nullopt;
+}
+
+// "chat_templates": {"<file name>": "<text>"}: each judged as the CLI judges the file.
+std::optional<std::string> read_templates(const boost::json::value& templates, const Limits& limits, ModelDirectory& dir) {
+  if (!templates.is_object()) return "\"chat_templates\" must be an object of file name to the file's text";
+  for (const auto& [name, text] : templates.as_object()) {
+    const auto kind = chat_template_file_kind(name);
+    if (!kind || !text.is_string())
+      return "chat_templates[" + std::string(name) + "] must be the text of a *.jinja, tokenizer_config.json or chat_template.json file";
+    dir.file_names.emplace_back(name);
+    dir.chat_templates.push_back(check_chat_template_file(std::string(name), *kind, text.as_string(), limits));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 CheckModelResult check_model_request(std::string_view request_json, const Limits& limits) {
@@ -69,6 +127,7 @@ CheckModelResult check_model_request(std::string_view request_json, const Limits
   const auto* index = req.if_contains("index");
   const auto* files = req.if_contains("files");
   const auto* others = req.if_contains("other_files");
+  const auto* templates = req.if_contains("chat_templates");
   if (!files || !files->is_object()) {
     result.error = "the request needs \"files\", an object of file name to /v1/validate report";
     return result;
@@ -85,8 +144,23 @@ CheckModelResult check_model_request(std::string_view request_json, const Limits
       dir.has_tokenizer_json = dir.has_tokenizer_json || n.as_string() == "tokenizer.json";
     }
   }
+  if (templates) {
+    if (auto err = read_templates(*templates, limits, dir)) {
+      result.error = std::move(*err);
+      return result;
+    }
+  }
   for (const auto& [name, report] : files->as_object()) {
     dir.file_names.emplace_back(name);
+    if (std::string_view(name).ends_with(".gguf")) {
+      GgufFileFacts facts;
+      if (auto err = read_gguf_facts(std::string(name), report, facts)) {
+        result.error = std::move(*err);
+        return result;
+      }
+      dir.gguf.push_back(std::move(facts));
+      continue;
+    }
     if (!std::string_view(name).ends_with(".safetensors")) continue;
     FileInventory inv;
     if (auto err = read_inventory(std::string(name), report, inv)) {

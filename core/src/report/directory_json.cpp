@@ -3,6 +3,47 @@
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate::detail {
+namespace {
+
+void write_split_sets(JsonWriter& w, const std::vector<SplitSetSummary>& sets) {
+  w.begin_array();
+  for (const SplitSetSummary& s : sets) {
+    w.begin_object();
+    w.field("prefix", s.prefix);
+    w.field("shard_count", s.shard_count);
+    w.key("files");
+    w.begin_array();
+    for (const auto& f : s.files) w.string(f);
+    w.end_array();
+    w.key("architecture");
+    if (s.architecture) w.string(*s.architecture); else w.null();
+    w.key("layers");
+    if (s.layers) w.number(*s.layers); else w.null();
+    w.key("parameter_count");
+    w.begin_object();
+    for (const auto& [type, count] : s.parameters_by_type) w.field(type, count);
+    w.end_object();
+    w.field("tensors", s.tensors);
+    w.field("parameters", s.parameters);
+    w.field("bytes", s.bytes);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void write_templates(JsonWriter& w, const std::vector<DirectoryTemplate>& templates) {
+  w.begin_array();
+  for (const DirectoryTemplate& t : templates) {
+    w.begin_object();
+    w.field("file", t.file);
+    w.field("name", t.info.name);
+    w.field("bytes", t.info.bytes);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+}  // namespace
 
 void write_directory_fields(JsonWriter& w, const DirectoryReport& r) {
   w.field("format", "model-directory");
@@ -37,6 +78,10 @@ void write_directory_fields(JsonWriter& w, const DirectoryReport& r) {
   w.begin_array();
   for (const auto& f : s.files) w.string(f);
   w.end_array();
+  w.key("split_sets");
+  write_split_sets(w, s.split_sets);
+  w.key("chat_templates");
+  write_templates(w, s.chat_templates);
   w.end_object();
   w.key("error");
   w.null();

@@ -71,6 +71,9 @@ void write_gguf_summary(JsonWriter& w, const GgufSummary& s, const ReportOptions
   const std::string_view ftype = s.file_type ? gguf_file_type_name(*s.file_type) : std::string_view();
   if (ftype.empty()) w.null(); else w.string(ftype);
   optional_field(w, "quantization_version", s.quantization_version);
+  optional_field(w, "split_no", s.split_no);
+  optional_field(w, "split_count", s.split_count);
+  optional_field(w, "split_tensors_count", s.split_tensors_count);
   if (options.include_tensors && s.tensors) {
     w.key("tensors");
     write_tensors(w, *s.tensors);

@@ -144,6 +144,8 @@ void write_json_report(std::span<const CheckedFile> files, const ReportOptions& 
       detail::write_directory_fields(w, *f.directory);
     } else if (f.audit) {
       detail::write_audit_fields(w, *f.audit);
+    } else if (f.chat_template) {
+      write_chat_template_report_fields(w, *f.chat_template);
     } else if (f.report) {
       write_report_fields(w, *f.report, options);
       w.key("error");

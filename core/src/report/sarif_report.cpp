@@ -155,6 +155,7 @@ void write_sarif_report(std::span<const CheckedFile> files, const ReportOptions&
     w.field("uri", path_uri(f.path));
     w.end_object();
     if (f.report) w.field("length", f.report->bytes_seen);
+    if (f.chat_template) w.field("length", f.chat_template->bytes);
     w.end_object();
   }
   w.end_array();
@@ -165,6 +166,7 @@ void write_sarif_report(std::span<const CheckedFile> files, const ReportOptions&
         files[i].report      ? &files[i].report->findings
         : files[i].directory ? &files[i].directory->findings
         : files[i].audit     ? &files[i].audit->findings
+        : files[i].chat_template ? &files[i].chat_template->findings
                              : nullptr;
     if (!findings) continue;
     const std::string uri = path_uri(files[i].path);

@@ -72,12 +72,30 @@ std::string directory_headline(const DirectoryReport& d, Style st) {
   std::string dtypes;
   for (const auto& [dtype, count] : s.parameters_by_dtype) dtypes += (dtypes.empty() ? "" : " ") + dtype;
   if (!dtypes.empty()) line += " (" + detail::printable(dtypes) + ")";
-  return line + ", " + plural(s.files.size(), s.sharded ? "shard" : "file");
+  line += ", " + plural(s.files.size(), s.sharded ? "shard" : "file");
+  if (s.split_sets.size() > 1) line += ", " + plural(s.split_sets.size(), "split GGUF set");
+  if (!s.chat_templates.empty()) line += ", " + plural(s.chat_templates.size(), "chat template");
+  return line;
+}
+
+// "tokenizer_config.json: INVALID chat template file, 1 error, 2 templates"
+std::string template_headline(const ChatTemplateFileReport& r, Style st) {
+  std::uint64_t errors = 0, warnings = 0;
+  for (const Finding& x : r.findings) {
+    errors += x.severity == Severity::error;
+    warnings += x.severity == Severity::warning;
+  }
+  std::string line = r.valid ? std::string(st(kGreen)) + "valid" : std::string(st(kRed)) + "INVALID";
+  line += std::string(st(kReset)) + " chat template file";
+  if (!r.valid) line += ", " + plural(errors + r.findings_dropped, "error");
+  if (warnings) line += ", " + plural(warnings, "warning");
+  return line + ", " + plural(r.template_count, "template");
 }
 
 std::string headline(const CheckedFile& f, Style st) {
   std::string line = std::string(st(kBold)) + detail::printable(f.path) + std::string(st(kReset)) + ": ";
   if (f.directory) return line + directory_headline(*f.directory, st);
+  if (f.chat_template) return line + template_headline(*f.chat_template, st);
   if (!f.report)
     return line + std::string(st(kRed)) + "error" + std::string(st(kReset)) + ": " + detail::printable(f.error.value_or(""));
   const Report& r = *f.report;
@@ -129,18 +147,23 @@ void write_text_report(std::span<const CheckedFile> files, const ReportOptions& 
       continue;
     }
     sink(headline(f, st) + "\n");
-    const std::vector<Finding>* findings =
-        f.report ? &f.report->findings : f.directory ? &f.directory->findings : nullptr;
+    const std::vector<Finding>* findings = f.report          ? &f.report->findings
+                                           : f.directory     ? &f.directory->findings
+                                           : f.chat_template ? &f.chat_template->findings
+                                                             : nullptr;
     if (!findings) continue;
-    valid += f.report ? f.report->valid : f.directory->valid;
+    valid += f.report ? f.report->valid : f.directory ? f.directory->valid : f.chat_template->valid;
     std::size_t id_width = 0, offset_width = 0;
     for (const Finding& x : *findings) {
       id_width = std::max(id_width, rule_info(x.rule).id.size());
       if (x.offset) offset_width = std::max(offset_width, std::to_string(*x.offset).size() + 1);
     }
     for (const Finding& x : *findings) sink(finding_line(x, id_width, offset_width, st) + "\n");
-    if (f.report && f.report->findings_dropped)
-      sink("  ... and " + plural(f.report->findings_dropped, "more finding") + "\n");
+    const std::uint64_t dropped = f.report          ? f.report->findings_dropped
+                                  : f.directory     ? f.directory->findings_dropped
+                                  : f.chat_template ? f.chat_template->findings_dropped
+                                                    : 0;
+    if (dropped) sink("  ... and " + plural(dropped, "more finding") + "\n");
   }
   if (files.size() > 1)
     sink(plural(files.size(), "file") + ": " + with_commas(valid) + " valid, " +
