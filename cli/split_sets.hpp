@@ -1,7 +1,8 @@
 #pragma once
-// Split GGUF sets among the files given on the command line (family GS): shards of one prefix
-// in one directory, two or more of them given together, are also checked as a set. One entry
-// per set, path "<dir>/<prefix>-*-of-MMMMM.gguf", in the report shape of a model directory.
+// Split GGUF sets among the files given on the command line (family GS): two or more GGUF files
+// of one directory given together that are named as shards or carry split metadata are also
+// checked as sets. One entry per directory, path "<dir>/<prefix>-*-of-MMMMM.gguf" (or
+// "<dir>/*.gguf" for several sets), in the report shape of a model directory.
 #include <vector>
 
 #include "tensorgate/report_writers.hpp"

@@ -9,6 +9,8 @@
 
 #include "model_dir_builder.hpp"
 #include "model_dir_check.hpp"
+#include "split_builder.hpp"
+#include "tensorgate/chat_template.hpp"
 #include "tensorgate/report_writers.hpp"
 #include "service_support.hpp"
 #include "tensorgate/safetensors/writer.hpp"
@@ -103,14 +105,16 @@ std::vector<tensorgate::CheckedFile> expect_cli_and_service_agree(const TestServ
   }
   std::vector<std::filesystem::path> paths(std::filesystem::directory_iterator(d.path()), {});
   std::sort(paths.begin(), paths.end());
-  boost::json::object files, body{{"config", nullptr}, {"index", nullptr}};
+  boost::json::object files, templates, body{{"config", nullptr}, {"index", nullptr}};
   boost::json::array others;
   for (const auto& p : paths) {
     const std::string name = p.filename().string(), bytes = read_bytes(p);
+    const bool weights = name.ends_with(".safetensors") || name.ends_with(".gguf");
     if (name == "config.json") body["config"] = boost::json::parse(bytes);
     else if (name == "model.safetensors.index.json") body["index"] = boost::json::parse(bytes);
-    else if (!name.ends_with(".safetensors")) others.emplace_back(name);
-    if (!name.ends_with(".safetensors")) continue;
+    else if (tensorgate::chat_template_file_kind(name)) templates[name] = bytes;
+    else if (!weights) others.emplace_back(name);
+    if (!weights) continue;
     const auto validated = upload(server.port(), bytes, "name=" + name);
     const auto it = std::find_if(cli.begin(), cli.end(), [&](const auto& f) { return f.path == p.string(); });
     if (it == cli.end()) {
@@ -122,6 +126,7 @@ std::vector<tensorgate::CheckedFile> expect_cli_and_service_agree(const TestServ
   }
   body["files"] = std::move(files);
   body["other_files"] = std::move(others);
+  if (!templates.empty()) body["chat_templates"] = std::move(templates);
   const auto res = request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body));
   const tensorgate::DirectoryReport& dir = *cli.back().directory;
   EXPECT_EQ(res.status, dir.valid ? 200u : 422u) << res.body;
@@ -179,4 +184,62 @@ TEST(ServiceCheckModel, CliAndServiceAgreeOnModelDirectories) {
     d.write_weights(tgtest::llama_tensors(shape), 2);
     expect_cli_and_service_agree(server, d);
   }
+}
+
+// Chat template files (CT) and split GGUF sets (GS) the same way.
+TEST(ServiceCheckModel, CliAndServiceAgreeOnTemplatesAndSplitSets) {
+  TestServer server;
+  tgtest::LlamaShape shape;
+  {
+    tgtest::ScratchDir d;  // benign templates in both files: valid, listed in the summary
+    d.write("config.json", shape.config_json());
+    d.write_weights(tgtest::llama_tensors(shape), 1);
+    d.write("tokenizer_config.json", R"({"bos_token": "<s>", "chat_template": [{"name": "default", "template": "{{ m['content'] }}"}, {"name": "tool_use", "template": "{{ x[y] }}"}]})");
+    d.write("chat_template.jinja", "{% for m in messages %}{{ m.content }}{% endfor %}");
+    const auto cli = expect_cli_and_service_agree(server, d);
+    EXPECT_TRUE(cli.back().directory->valid);
+    EXPECT_EQ(cli.back().directory->summary.chat_templates.size(), 3u);
+  }
+  {
+    tgtest::ScratchDir d;  // a payload in chat_template.jinja, another in tokenizer_config.json
+    d.write("config.json", shape.config_json());
+    d.write_weights(tgtest::llama_tensors(shape), 1);
+    d.write("tokenizer_config.json", R"({"chat_template": "{{ x|attr('\x5f\x5fclass\x5f\x5f') }}"})");
+    d.write("chat_template.jinja", "{{ cycler.__init__.__globals__.os.popen('id') }}");
+    const auto cli = expect_cli_and_service_agree(server, d);
+    EXPECT_FALSE(cli.back().directory->valid);
+  }
+  {
+    tgtest::ScratchDir d;  // a whole split GGUF set and a GGUF tokenizer template: one model
+    for (const auto& s : tgtest::build_shards(tgtest::split_set("m", 3))) d.write(s.name, s.bytes);
+    const auto cli = expect_cli_and_service_agree(server, d);
+    EXPECT_TRUE(cli.back().directory->valid);
+    EXPECT_EQ(cli.back().directory->summary.parameters, 64u);
+  }
+  {
+    tgtest::ScratchDir d;  // a set with split.no counted from 1 and a shard missing
+    auto set = tgtest::split_set("m", 4);
+    for (std::size_t i = 0; i < set.size(); ++i) set[i].split_no = i + 1;
+    set.erase(set.begin() + 3);
+    for (const auto& s : tgtest::build_shards(set)) d.write(s.name, s.bytes);
+    const auto cli = expect_cli_and_service_agree(server, d);
+    EXPECT_FALSE(cli.back().directory->valid);
+  }
+}
+
+TEST(ServiceCheckModel, TemplatesAndGgufReportsOfTheWrongFormAre400) {
+  TestServer server;
+  EXPECT_EQ(request(server.port(), "POST", "/v1/check-model", R"({"files": {}, "chat_templates": ["x"]})").code(), "bad-check-model");
+  EXPECT_EQ(request(server.port(), "POST", "/v1/check-model", R"({"files": {}, "chat_templates": {"README.md": "x"}})").code(),
+            "bad-check-model");
+  EXPECT_EQ(request(server.port(), "POST", "/v1/check-model", R"({"files": {}, "chat_templates": {"a.jinja": 1}})").code(),
+            "bad-check-model");
+  EXPECT_EQ(request(server.port(), "POST", "/v1/check-model", R"({"files": {"m.gguf": {"valid": true, "summary": {"version": 3}}}})").code(),
+            "bad-check-model");
+  const auto ok = request(server.port(), "POST", "/v1/check-model", R"({"files": {}, "chat_templates": {"chat_template.jinja": "{{ x.__class__ }}"}})");
+  EXPECT_EQ(ok.status, 422u) << ok.body;
+  bool ct = false;
+  const boost::json::value answer = ok.json();
+  for (const auto& f : answer.at("findings").as_array()) ct = ct || str(f.at("rule")) == "CT.python-internals";
+  EXPECT_TRUE(ct) << ok.body;
 }
