@@ -18,6 +18,9 @@ TEST(CtPythonInternals, NamesAndAttributesWithADoubleUnderscore) {
   EXPECT_EQ(ct_ids("{% for x in ().__class__.__base__.__subclasses__() %}{% endfor %}"), kInternals);
   EXPECT_EQ(ct_ids("{{ 1__class__ }}"), kInternals) << "a number ends before __";
   EXPECT_EQ(ct_ids("{{ x._private }}{{ a_b_c }}{{ _ }}{{ x_ }}{{ _x_ }}"), "");
+  // Offsets are the name's first byte, after a probe for {% raw %} too.
+  EXPECT_EQ(check_jinja("{%  raw__x %}").findings.at(0).offset, 4u);
+  EXPECT_EQ(check_jinja("ab{{ 1__y }}").findings.at(0).offset, 6u);
 }
 
 TEST(CtPythonInternals, StringLiteralsWithTheirEscapesUndone) {

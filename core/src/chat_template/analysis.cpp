@@ -45,14 +45,9 @@ void Analysis::reset() {
   tag_begin(false, 0);
 }
 
-void Analysis::hit(Hit& h, std::uint64_t at, std::string what) {
-  if (h.count++ == 0) {
-    h.first = at;
-    h.what = std::move(what);
-  }
+void Analysis::lex_error(std::uint64_t at, std::string_view what) {
+  hit(lex, at, [&] { return std::string(what); });
 }
-
-void Analysis::lex_error(std::uint64_t at, std::string_view what) { hit(lex, at, std::string(what)); }
 
 void Analysis::tag_begin(bool block, std::uint64_t) {
   block_ = block;
@@ -96,19 +91,19 @@ void Analysis::resolve_gadget(const Token& t) {
   }
   gadget_ = false;
   if (gadget_stage_ == 0 && (t.is_op(".") || t.is_op("[")))
-    hit(internals, gadget_at_, "reaches through " + quoted(gadget_name_ + std::string(t.text)) + ", an attribute of the sandbox-escape gadget " + gadget_name_);
+    hit(internals, gadget_at_, [&] { return std::string("reaches through " + quoted(gadget_name_ + std::string(t.text)) + ", an attribute of the sandbox-escape gadget " + gadget_name_); });
   else if (gadget_stage_ == 1 && t.is_name("attr"))
-    hit(internals, gadget_at_, "reaches through " + quoted(gadget_name_ + "|attr") + ", an attribute of the sandbox-escape gadget " + gadget_name_);
+    hit(internals, gadget_at_, [&] { return std::string("reaches through " + quoted(gadget_name_ + "|attr") + ", an attribute of the sandbox-escape gadget " + gadget_name_); });
 }
 
 void Analysis::on_name(const Token& t) {
-  if (t.dunder) hit(internals, t.offset, "reads the name " + quoted(t.text) + (t.whole() ? "" : " (cut)"));
+  if (t.dunder) hit(internals, t.offset, [&] { return std::string("reads the name " + quoted(t.text) + (t.whole() ? "" : " (cut)")); });
   run_ = false;
   const bool attribute_name = prev_ == Prev::op && prev_op_ == ".";
   const bool filter_name = (prev_ == Prev::op && prev_op_ == "|") || prev_filter_kw_;
   const bool test_name = prev_is_ || prev_is_not_;
   if (filter_name) {
-    if (t.is_name("attr")) hit(attr_filter, t.offset, "applies |attr");
+    if (t.is_name("attr")) hit(attr_filter, t.offset, [&] { return std::string("applies |attr"); });
     for (const FilterUse& f : kAttributeFilters)
       if (t.is_name(f.name)) prev_filter_ = f.flags, prev_filter_name_ = f.name;
   } else if (!attribute_name && !test_name && one_of(t, kGadgets)) {
@@ -126,13 +121,13 @@ void Analysis::on_name(const Token& t) {
 
 void Analysis::on_string(const Token& t) {
   if (t.dunder)
-    hit(internals, t.offset, "holds the string " + quoted(t.text) + (t.whole() ? "" : " (cut)") + " (escapes undone)");
+    hit(internals, t.offset, [&] { return std::string("holds the string " + quoted(t.text) + (t.whole() ? "" : " (cut)") + " (escapes undone)"); });
   if (!run_) run_tail_underscore_ = false;
   if (run_ && run_tail_underscore_ && t.first_underscore)
-    hit(internals, t.offset, "joins string literals into a double underscore (\"..._\" and " + quoted(t.text) + ")");
+    hit(internals, t.offset, [&] { return std::string("joins string literals into a double underscore (\"..._\" and " + quoted(t.text) + ")"); });
   const bool both_ends = t.length > 0 && t.first_underscore && t.last_underscore;
   if (prev_ == Prev::op && prev_op_ == "*" && both_ends)
-    hit(internals, t.offset, "repeats " + quoted(t.text) + " into a double underscore");
+    hit(internals, t.offset, [&] { return std::string("repeats " + quoted(t.text) + " into a double underscore"); });
   run_ = true;
   if (t.length > 0) run_tail_underscore_ = t.last_underscore;
   prev_ = Prev::string;
@@ -147,7 +142,7 @@ void Analysis::on_op(const Token& t) {
   if (!(t.is_op("~") || t.is_op("+") || t.is_op("(") || t.is_op(")") || t.is_op("*") || (t.is_op(",") && in_list)))
     run_ = false;
   if (t.is_op("*") && prev_ == Prev::string && prev_string_ends_underscore_)
-    hit(internals, t.offset, "repeats a string that begins and ends with \"_\" into a double underscore");
+    hit(internals, t.offset, [&] { return std::string("repeats a string that begins and ends with \"_\" into a double underscore"); });
   if (is_open(t)) open_frame(t);
   else if (is_close(t)) close_frame();
   prev_ = Prev::op;
@@ -186,7 +181,7 @@ void Analysis::close_frame() {
   Frame f = frames_.back();
   frames_.pop_back();
   if (f.role == Role::subscript && f.tokens > 0 && !f.literal)
-    hit(subscript, f.at, "subscripts with a computed argument");
+    hit(subscript, f.at, [&] { return std::string("subscripts with a computed argument"); });
   if (f.role == Role::call) finish_argument(f);
 }
 
@@ -232,15 +227,15 @@ void Analysis::count_in_frame(Frame& f, const Token& t) {
 void Analysis::finish_argument(Frame& f) {
   if (f.tokens == 0 || f.filter == 0) return;
   const bool literal = f.value_tokens > 0 && f.value_literal;
-  const std::string filter(f.filter_name);
+  const auto filter = [&] { return std::string(f.filter_name); };
   if (f.keyword) {
     if (f.keyword_attribute && (f.filter & kAttributeKw) && !literal)
-      hit(attribute, f.arg_at, "gives " + filter + " a computed attribute=");
+      hit(attribute, f.arg_at, [&] { return std::string("gives " + filter() + " a computed attribute="); });
     return;
   }
   if (f.arg != 0) return;
-  if ((f.filter & kFirstArg) && !literal) hit(attribute, f.arg_at, "gives " + filter + " a computed attribute name");
-  if ((f.filter & kMapAttr) && f.value_tokens == 1 && f.value_first_attr) hit(attr_filter, f.arg_at, "applies attr through map('attr', ...)");
+  if ((f.filter & kFirstArg) && !literal) hit(attribute, f.arg_at, [&] { return std::string("gives " + filter() + " a computed attribute name"); });
+  if ((f.filter & kMapAttr) && f.value_tokens == 1 && f.value_first_attr) hit(attr_filter, f.arg_at, [&] { return std::string("applies attr through map('attr', ...)"); });
 }
 
 }  // namespace tensorgate::detail::ct

@@ -59,7 +59,14 @@ class Analysis final : public TokenSink {
     bool value_literal = true, value_first_attr = false;
   };
 
-  void hit(Hit& h, std::uint64_t at, std::string what);
+  // Counts one more; the first one's message is made only then (`say` builds it).
+  template <typename Say>
+  void hit(Hit& h, std::uint64_t at, Say&& say) {
+    if (h.count++ == 0) {
+      h.first = at;
+      h.what = say();
+    }
+  }
   void resolve_gadget(const Token& t);
   void count_in_frame(Frame& f, const Token& t);
   void finish_argument(Frame& f);

@@ -49,6 +49,13 @@ const char* Lexer::fast_path(const char* p, const char* end) {
     case St::raw: target = '{'; break;
     case St::comment: target = '#'; break;
     case St::string: return esc_ == Esc::none ? fast_string(p, end) : p;
+    case St::name: return fast_name(p, end);
+    case St::tag: {  // ASCII whitespace between tokens
+      const char* q = p;
+      while (q < end && static_cast<unsigned char>(*q) < 0x80 && is_space(static_cast<unsigned char>(*q))) ++q;
+      pos_ += static_cast<std::uint64_t>(q - p);
+      return q;
+    }
     default: return p;
   }
   const char* q = p;
@@ -147,6 +154,7 @@ void Lexer::raw_probe_cp(char32_t c, std::uint64_t at) {
       if (is_space(c)) return;
       if (c == 'r') {
         probe_ = 1;
+        probe_r_at_ = at;
         return;
       }
       break;
@@ -191,7 +199,7 @@ void Lexer::raw_probe_fail(char32_t c, std::uint64_t at) {
   open_tag(true, probe_at_);
   st_ = St::tag;
   const unsigned letters = probe_ > 3 ? 3 : probe_;
-  for (unsigned i = 0; i < letters; ++i) dispatch(static_cast<char32_t>("raw"[i]), at);
+  for (unsigned i = 0; i < letters; ++i) dispatch(static_cast<char32_t>("raw"[i]), probe_r_at_ + i);
   if (probe_ >= 4) dispatch(' ', at);
   if (probe_ == 5 || (probe_ == 6 && probe_minus_)) dispatch('-', at);
   if (probe_ == 6) dispatch('%', at);

@@ -75,6 +75,7 @@ class Lexer {
   void start_name(char32_t c, std::uint64_t at);
   void name_cp(char32_t c, std::uint64_t at);
   void end_name();
+  const char* fast_name(const char* p, const char* end);
   void start_number(char32_t c, std::uint64_t at);
   void number_cp(char32_t c, std::uint64_t at);
   void end_number();
@@ -108,7 +109,8 @@ class Lexer {
   std::uint64_t pend_at_ = 0;
   unsigned probe_ = 0;  // raw_probe / raw_end: how far the pattern matched
   bool probe_minus_ = false;
-  std::uint64_t probe_at_ = 0;
+  std::uint64_t probe_at_ = 0;    // where the tag the probe reads began
+  std::uint64_t probe_r_at_ = 0;  // where its "raw" began
 
   // The token in progress.
   std::uint64_t tok_at_ = 0;

@@ -158,6 +158,22 @@ void Lexer::name_cp(char32_t c, std::uint64_t at) {
   if (c != kEnd) dispatch(c, at);
 }
 
+// The ASCII run of a name's characters, as name_cp would take them one by one.
+const char* Lexer::fast_name(const char* p, const char* end) {
+  const char* q = p;
+  for (; q < end; ++q) {
+    const auto c = static_cast<unsigned char>(*q);
+    if (c >= 0x80 || !is_name_char(c)) break;
+    if (text_.size() == length_ && text_.size() < kKeep) text_ += static_cast<char>(c);
+    ++length_;
+    const bool underscore = c == '_';
+    dunder_ = dunder_ || (underscore && prev_underscore_);
+    prev_underscore_ = underscore;
+  }
+  pos_ += static_cast<std::uint64_t>(q - p);
+  return q;
+}
+
 void Lexer::end_name() {
   st_ = St::tag;
   Token t;
