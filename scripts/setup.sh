@@ -10,7 +10,7 @@ PACKAGES="
   libgtest-dev libgmock-dev libbenchmark-dev
   libssl-dev
   clang-14 llvm-14 libclang-rt-14-dev
-  python3 python3-jsonschema
+  python3 python3-jsonschema python3-jinja2
   curl zip unzip
 "
 
