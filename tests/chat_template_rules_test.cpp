@@ -46,6 +46,9 @@ TEST(CtPythonInternals, LiteralsJoinedRepeatedOrListedForAJoin) {
   EXPECT_EQ(ct_ids("{{ x['_' '_init_' '_'] }}"), kInternals) << "adjacent literals are one";
   EXPECT_EQ(ct_ids("{{ '_' ~ '' ~ '_' }}"), kInternals) << "an empty literal joins nothing";
   EXPECT_EQ(ct_ids("{{ ['_', '_class_', '_']|join }}"), kInternals);
+  EXPECT_EQ(ct_ids("{{ ('_', '_class_', '_')|join }}"), kInternals) << "a tuple joins as a list does";
+  EXPECT_EQ(ct_ids("{% set t = '_', '_' %}{{ t|join }}"), kInternals) << "a tuple without parentheses";
+  EXPECT_EQ(ct_ids("{% set a, b = 'x_', 'y' %}{{ {'a_': 1, '_b': 2} }}{{ f('a_', '_b') }}"), "");
   EXPECT_EQ(ct_ids("{{ '_' * 2 ~ 'class' }}"), kInternals);
   EXPECT_EQ(ct_ids("{{ 2 * '_' }}"), kInternals);
   EXPECT_EQ(ct_ids("{{ 'x_' * 2 ~ '_y' }}"), kInternals) << "repetition keeps the ends";

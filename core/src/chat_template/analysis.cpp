@@ -135,10 +135,12 @@ void Analysis::on_string(const Token& t) {
 }
 
 void Analysis::on_op(const Token& t) {
-  // Joining keeps a run of literals going (a list's elements too, for |join); anything else
-  // computes a value from it.
-  const bool in_list = !frames_.empty() && frames_overflow_ == 0 && frames_.back().open == '[' &&
-                       frames_.back().role == Role::group;
+  // Joining keeps a run of literals going (a list's or a tuple's elements too, for |join, with
+  // or without parentheses; a call's arguments are not one value); anything else computes a
+  // value from it.
+  const bool in_list = frames_overflow_ == 0 &&
+                       (frames_.empty() || (frames_.back().role == Role::group &&
+                                            (frames_.back().open == '[' || frames_.back().open == '(')));
   if (!(t.is_op("~") || t.is_op("+") || t.is_op("(") || t.is_op(")") || t.is_op("*") || (t.is_op(",") && in_list)))
     run_ = false;
   if (t.is_op("*") && prev_ == Prev::string && prev_string_ends_underscore_)
