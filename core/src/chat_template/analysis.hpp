@@ -1,9 +1,9 @@
 #pragma once
 // The CT rules over the lexer's tokens (docs/rules.md, family CT):
 //  - python-internals: a name or a decoded string value that holds "__"; string literals that
-//    put "__" together when joined (~, +, adjacent literals, list or tuple elements, parentheses between
-//    them), or when repeated ('_' * 2); a sandbox-escape gadget (self, cycler, joiner, namespace,
-//    lipsum, config, request, range) followed by ".", "[" or "|attr";
+//    put "__" together when joined (~, +, adjacent literals, list or tuple elements,
+//    parentheses between them), or when repeated ('_' * 2); a sandbox-escape gadget (self,
+//    cycler, joiner, namespace, lipsum, config, request, range) followed by ".", "[" or "|attr";
 //  - attr-filter: |attr, and map('attr', ...);
 //  - computed-subscript: x[...] whose argument is not literals (strings, numbers, signs, ':');
 //  - computed-attribute: attribute= of map/sort/sum/unique/min/max/groupby, or the first
