@@ -3,9 +3,13 @@
 // service's own limits.
 #include <gtest/gtest.h>
 
+#include <boost/json.hpp>
+
 #include "service_support.hpp"
 #include "gguf_builder.hpp"
 #include "st_builder.hpp"
+#include "tensorgate/gguf.hpp"
+#include "tensorgate/report_writers.hpp"
 
 namespace tgservice {
 namespace {
@@ -40,6 +44,36 @@ TEST(ServiceValidate, GgufIsDetectedOrChosen) {
   r = upload(s.port(), valid_file(256), "format=gguf");  // a safetensors file is not GGUF
   EXPECT_EQ(r.status, 422u);
   EXPECT_EQ(obj(r).at("format"), "gguf");
+}
+
+// A GGUF file's chat templates (CT) are judged as the upload streams by: an error is 422 with
+// the finding at its file offset, a warning leaves it 200; the same findings however the body
+// is cut into chunks.
+TEST(ServiceValidate, GgufChatTemplatesAreJudged) {
+  TestServer s;
+  const auto gguf_with = [](std::string_view key, std::string_view tmpl) {
+    tgtest::GgufBuilder b;
+    b.kv_str("general.architecture", "llama").kv_str(key, tmpl).tensor("w", 0, {8});
+    return b.build();
+  };
+  const std::string hostile = gguf_with("tokenizer.chat_template.tool_use", "{{ x|attr('\\x5f\\x5fclass\\x5f\\x5f') }}");
+  for (const std::vector<std::size_t>& sizes : std::vector<std::vector<std::size_t>>{{}, {60, 1, 1, 1}, {7, 7, 7, 7, 7, 7, 7, 7, 7}}) {
+    Client c(s.port());
+    c.send(head("POST", "/v1/validate", {"Transfer-Encoding: chunked"}) + chunked(hostile, sizes));
+    const HttpResponse r = c.read_response("POST", "/v1/validate");
+    ASSERT_EQ(r.status, 422u) << r.body;
+    const boost::json::array findings = obj(r).at("findings").as_array();
+    std::string rules;
+    for (const auto& f : findings) rules += str(f.at("rule")) + " ";
+    EXPECT_EQ(rules, "CT.python-internals CT.attr-filter ");
+    const std::uint64_t at = u64(findings.at(0).at("offset"));
+    EXPECT_EQ(hostile.substr(at, 1), "'") << "the string literal's place in the file";
+    EXPECT_EQ(findings, boost::json::parse(tensorgate::report_json(tensorgate::validate_gguf(hostile))).at("findings"));
+  }
+  const HttpResponse warned = upload(s.port(), gguf_with("tokenizer.chat_template", "{{ m[key] }}"));
+  ASSERT_EQ(warned.status, 200u) << warned.body;
+  EXPECT_EQ(str(obj(warned).at("findings").as_array().at(0).at("rule")), "CT.computed-subscript");
+  EXPECT_EQ(upload(s.port(), gguf_with("tokenizer.chat_template", "{{ messages[0]['content'] }}")).status, 200u);
 }
 
 TEST(ServiceValidate, PutWorksLikePost) {
