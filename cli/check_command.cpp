@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -23,17 +24,22 @@ struct CheckOptions {
   std::string fail_on = "error";
   std::string input_format = "auto";
   bool no_tensors = false;
+  std::uint64_t memory_budget = kDefaultCliMemoryBudget;
+  std::string memory_budget_text;
   std::vector<std::string> paths;
 };
 
 const char* const kUsage =
     "usage: tensorgate check [--format text|json|sarif] [--fail-on error|warning]\n"
     "                        [--color auto|always|never] [--no-tensors]\n"
-    "                        [--input-format auto|safetensors|gguf] PATH...\n"
+    "                        [--input-format auto|safetensors|gguf] [--memory-budget BYTES] PATH...\n"
     "Validates safetensors and GGUF files; a directory is walked for *.safetensors and *.gguf;\n"
     "- reads standard input. --input-format auto (the default) takes a file as GGUF when it starts\n"
     "with the magic GGUF or its name ends in .gguf, and as safetensors otherwise.\n"
-    "Exit status: 0 all valid, 1 something invalid, 2 usage or I/O error, 3 nothing checkable found.\n";
+    "--memory-budget (default 1 GiB) bounds what a file's check may hold; past it the file is\n"
+    "not checked (aborted, exit status 2).\n"
+    "Exit status: 0 all valid, 1 something invalid, 2 usage or I/O error or aborted,\n"
+    "3 nothing checkable found.\n";
 
 bool parse(const std::vector<std::string>& args, CheckOptions& o) {
   po::options_description named("options");
@@ -42,6 +48,7 @@ bool parse(const std::vector<std::string>& args, CheckOptions& o) {
       ("fail-on", po::value(&o.fail_on), "error or warning")
       ("input-format", po::value(&o.input_format), "auto, safetensors or gguf")
       ("no-tensors", po::bool_switch(&o.no_tensors), "leave the tensor inventory out of JSON")
+      ("memory-budget", po::value(&o.memory_budget_text), "bytes a file's check may hold (default 1 GiB)")
       ("path", po::value(&o.paths), "file or directory");
   add_output_options(named, o.output);
   po::positional_options_description positional;
@@ -57,6 +64,13 @@ bool parse(const std::vector<std::string>& args, CheckOptions& o) {
   if (o.fail_on != "error" && o.fail_on != "warning")
     throw po::error("--fail-on must be error or warning");
   if (!parse_format_choice(o.input_format)) throw po::error("--input-format must be auto, safetensors or gguf");
+  if (!o.memory_budget_text.empty()) {
+    // Digits only: program_options would read "-1" as 2^64-1, no budget at all.
+    const std::string& t = o.memory_budget_text;
+    const auto res = std::from_chars(t.data(), t.data() + t.size(), o.memory_budget);
+    if (res.ec != std::errc() || res.ptr != t.data() + t.size())
+      throw po::error("--memory-budget must be a number of bytes");
+  }
   if (o.paths.empty()) throw po::error("no PATH given");
   return true;
 }
@@ -73,7 +87,8 @@ bool fails(const R& r, bool on_warning) {
 int exit_status(const std::vector<CheckedFile>& files, bool on_warning) {
   bool io_error = false, failed = false;
   for (const CheckedFile& f : files) {
-    io_error = io_error || f.error.has_value();
+    // An aborted check (one of our own limits) is no verdict: like an I/O error, status 2.
+    io_error = io_error || f.error.has_value() || (f.report && f.report->aborted);
     failed = failed || (f.report && fails(*f.report, on_warning)) || (f.directory && fails(*f.directory, on_warning));
   }
   if (io_error) return kUsageOrIo;
@@ -94,13 +109,14 @@ int run_check(const std::vector<std::string>& args) {
   }
   std::vector<CheckedFile> files;
   const FormatChoice input_format = *parse_format_choice(o.input_format);
+  CountingBudget budget(o.memory_budget);
   for (InputItem& item : expand_inputs(o.paths, {".safetensors", ".gguf"})) {
     if (item.error) {
       files.push_back(CheckedFile{item.path, std::nullopt, *item.error});
     } else if (item.model_directory) {
-      check_model_directory(item.path, input_format, files);
+      check_model_directory(item.path, input_format, files, &budget);
     } else {
-      files.push_back(check_file(item.path, Limits{}, input_format));
+      files.push_back(check_file(item.path, Limits{}, input_format, &budget));
     }
   }
   if (files.empty() && o.output.format == "text") std::fputs("nothing checkable found\n", stderr);

@@ -36,7 +36,7 @@ CheckedFile io_error(const std::string& path, const std::string& what) {
 
 }  // namespace
 
-CheckedFile check_file(const std::string& path, const Limits& limits, FormatChoice format) {
+CheckedFile check_file(const std::string& path, const Limits& limits, FormatChoice format, MemoryBudget* budget) {
   const bool stdin_input = path == "-";
   Fd fd(stdin_input ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC), !stdin_input);
   if (fd.get() < 0) return io_error(path, "cannot open");
@@ -44,7 +44,7 @@ CheckedFile check_file(const std::string& path, const Limits& limits, FormatChoi
   if (::fstat(fd.get(), &st) != 0) return io_error(path, "cannot stat");
   if (S_ISDIR(st.st_mode)) return CheckedFile{path, std::nullopt, "is a directory"};
 
-  auto validator = make_validator(format, stdin_input ? std::string_view() : std::string_view(path), limits);
+  auto validator = make_validator(format, stdin_input ? std::string_view() : std::string_view(path), limits, budget);
   const bool regular = S_ISREG(st.st_mode);
   const auto size = static_cast<std::uint64_t>(st.st_size);
   if (regular) validator->set_total_size(size);

@@ -27,7 +27,8 @@ std::optional<std::string> read_small(const fs::path& path, std::uint64_t limit,
 
 }  // namespace
 
-void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out) {
+void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out,
+                           MemoryBudget* budget) {
   ModelDirectory md;
   const Limits limits;
   std::vector<fs::path> files;
@@ -48,7 +49,7 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
     if (name == "model.safetensors.index.json") md.index_json = read_small(p, limits.directory.max_json_bytes, out);
     if (name == "tokenizer.json") md.has_tokenizer_json = true;
     if (!name.ends_with(".safetensors") && !name.ends_with(".gguf")) continue;
-    CheckedFile checked = check_file(p.string(), limits, format);
+    CheckedFile checked = check_file(p.string(), limits, format, budget);
     if (checked.report && checked.report->format == Format::safetensors)
       md.weights.push_back(inventory_of(name, *checked.report));
     else if (name.ends_with(".safetensors"))

@@ -18,7 +18,7 @@ root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.pat
 MAX_LINES = 500
 SOURCE = (".cpp", ".hpp", ".ipp", ".h", ".def", ".py", ".js", ".mjs", ".css", ".html", ".sh")
 FORBIDDEN_IN_CORE = {
-    "network": r"boost/asio|boost/beast|sys/socket\.h|netinet/|arpa/|netdb\.h|sys/epoll\.h|poll\.h|openssl/",
+    "network": r"boost/asio|boost/beast|sys/socket\.h|netinet/|arpa/|netdb\.h|sys/epoll\.h|poll\.h|openssl/(ssl|bio|x509|tls)",
     "thread": r"<thread>|<mutex>|<shared_mutex>|<condition_variable>|<future>|<semaphore>|<latch>|<barrier>|<stop_token>|pthread\.h",
     "file": r"<fstream>|<filesystem>|<cstdio>|<stdio\.h>|fcntl\.h|unistd\.h|sys/stat\.h|dirent\.h",
     "logging": r"spdlog|<iostream>|syslog\.h",

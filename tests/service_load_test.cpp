@@ -73,6 +73,7 @@ TEST(ServiceLoad, SlowlorisCrowdDoesNotStopANormalClient) {
 TEST(ServiceLoad, ConnectionsPastTheLimitGet503) {
   ServiceConfig cfg = test_config();
   cfg.max_connections = 20;
+  cfg.probe_connections = 0;  // the probes' room is tested in service_bounds_test
   TestServer s(cfg);
   std::vector<std::unique_ptr<Client>> idle;
   for (int i = 0; i < 20; ++i) {

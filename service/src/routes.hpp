@@ -19,6 +19,10 @@ std::string_view allowed_methods(Route r);  // the Allow field of a 405
 
 // The answer to an allowed GET on livez, readyz, metrics, rules or openapi.
 Response answer_get(Route r, ServiceContext& ctx, unsigned http_version);
+// HEAD: the GET answer's status and fields, Content-Length included, and no body.
+Response answer_head(Route r, ServiceContext& ctx, unsigned http_version);
+// The GET routes a connection past max_connections may still use (probes and metrics).
+inline bool is_probe(Route r) { return r == Route::livez || r == Route::readyz || r == Route::metrics; }
 
 // The OpenAPI description, embedded at build time from docs/openapi.json.
 std::string_view openapi_json();

@@ -2,6 +2,7 @@
 // Every bound the core enforces, in one place. Defaults are the format's own limits where it has
 // them; the service may lower them (a lowered bound that a file exceeds aborts validation with
 // `Report::aborted`, which is a capacity answer, not a verdict on the file).
+#include <cstddef>
 #include <cstdint>
 
 namespace tensorgate {
@@ -26,13 +27,29 @@ struct AuditLimits {
   std::uint64_t max_head_dim = 1ull << 16;
 };
 
+// What a report may echo of a file (docs/report.schema.json, "truncated"): no report grows with
+// one hostile value. A longer string is cut at a UTF-8 boundary, and the cut is stated with the
+// full value's length and SHA-256, so a hub can still compare it.
+struct ReportLimits {
+  // A metadata key or value, a tensor name: real ones are under 200 bytes; the longest real
+  // metadata values (embedded configs, licences) are a few KB. Matches the GGUF summary's cut.
+  std::uint64_t max_string_bytes = 4096;
+  // Cuts listed with their length and digest; further cuts are only counted.
+  std::uint64_t max_cuts_listed = 64;
+  // Entries of the tensor inventory and of the metadata map written; the rest are counted.
+  // Unbounded by default (the CLI); the service sets max-report-tensors.
+  std::uint64_t max_tensors = UINT64_MAX;
+  std::uint64_t max_metadata = UINT64_MAX;
+};
+
 struct Limits {
   // safetensors: largest header the validator buffers. The format caps N at 100,000,000 (ST1);
   // values above that are clamped to it.
   std::uint64_t max_header_bytes = 100'000'000;
-  // safetensors: JSON nesting the header may use. 128 is serde_json's recursion limit, so a header
-  // the reference reader parses is never refused for depth.
-  std::uint32_t max_json_depth = 128;
+  // safetensors: JSON nesting the header may use, the root object being level 1. serde_json's
+  // recursion budget in the reference reader is 128 and fails when it reaches 0, so the deepest
+  // header the reference parses nests 127 levels: the same verdict both ways (ST2.depth).
+  std::uint32_t max_json_depth = 127;
   // Findings kept per report (a file, a model directory, an audit); further ones are counted in
   // findings_dropped and still decide the verdict. The one cap of every producer.
   std::uint32_t max_findings = 1000;
@@ -73,7 +90,12 @@ struct Limits {
   // --- model directories and the conversion audit -----------------------------------------------
   DirectoryLimits directory{};
   AuditLimits audit{};
+  ReportLimits report{};
 };
+
+// A finding names its tensor with at most this many bytes of the name (a 100 MB name must not
+// be copied into every finding about it).
+inline constexpr std::size_t kMaxFindingTensorBytes = 4096;
 
 // The GGUF format's own caps (ggml's gguf.cpp; docs/rules.md, GG2): Limits are clamped to them.
 inline constexpr std::uint64_t kGgufMaxString = 1ull << 30;

@@ -8,6 +8,7 @@
 
 #include "tensorgate/audit.hpp"
 #include "tensorgate/json_writer.hpp"
+#include "tensorgate/limits.hpp"
 #include "tensorgate/model_dir.hpp"
 #include "tensorgate/report.hpp"
 
@@ -29,6 +30,7 @@ struct CheckedFile {
 struct ReportOptions {
   bool include_tensors = true;  // the inventory in summary.tensors
   bool colour = false;          // text only: ANSI colours
+  ReportLimits limits{};        // what the report may echo of the file
 };
 
 // The fields of one file's report object (without the braces), for callers that add fields.

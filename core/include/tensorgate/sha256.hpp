@@ -1,13 +1,14 @@
 #pragma once
 // SHA-256 of a stream, through OpenSSL's EVP interface (which picks the SHA-NI / AVX2 code
-// paths of the CPU it runs on).
+// paths of the CPU it runs on): the service's upload digest, and the digest a report gives of
+// a value it cuts (so a hub can still compare it).
 #include <cstddef>
 #include <memory>
 #include <string>
 
 struct evp_md_ctx_st;
 
-namespace tensorgate::service {
+namespace tensorgate {
 
 class Sha256 {
  public:
@@ -19,6 +20,8 @@ class Sha256 {
   void update(const void* data, std::size_t size);
   // Lowercase hex of the digest; the object is spent afterwards.
   std::string hex_digest();
+  // The digest of one buffer.
+  static std::string hex_of(const void* data, std::size_t size);
 
  private:
   struct Free {
@@ -27,4 +30,4 @@ class Sha256 {
   std::unique_ptr<evp_md_ctx_st, Free> ctx_;
 };
 
-}  // namespace tensorgate::service
+}  // namespace tensorgate

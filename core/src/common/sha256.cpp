@@ -1,10 +1,10 @@
-#include "sha256.hpp"
+#include "tensorgate/sha256.hpp"
 
 #include <openssl/evp.h>
 
 #include <stdexcept>
 
-namespace tensorgate::service {
+namespace tensorgate {
 
 void Sha256::Free::operator()(evp_md_ctx_st* ctx) const { EVP_MD_CTX_free(ctx); }
 
@@ -33,4 +33,10 @@ std::string Sha256::hex_digest() {
   return out;
 }
 
-}  // namespace tensorgate::service
+std::string Sha256::hex_of(const void* data, std::size_t size) {
+  Sha256 sha;
+  sha.update(data, size);
+  return sha.hex_digest();
+}
+
+}  // namespace tensorgate

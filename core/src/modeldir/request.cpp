@@ -24,6 +24,14 @@ std::optional<std::string> read_inventory(const std::string& name, const boost::
   const auto* summary = r->if_contains("summary");
   if (!summary || summary->is_null()) return out.valid ? inventory_error(name) : std::nullopt;
   const auto* s = summary->if_object();
+  // A report whose inventory the service cut (max-report-tensors) cannot stand for the file.
+  const auto* cut = s ? s->if_contains("truncated") : nullptr;
+  if (cut && cut->is_object()) {
+    const auto* omitted = cut->as_object().if_contains("tensors_omitted");
+    if (omitted && omitted->is_number() && !(omitted->is_int64() && omitted->as_int64() == 0) &&
+        !(omitted->is_uint64() && omitted->as_uint64() == 0))
+      return "files[" + name + "] lists only part of its tensor inventory (raise max-report-tensors)";
+  }
   const auto* meta = s ? s->if_contains("metadata") : nullptr;
   const auto* tensors = s ? s->if_contains("tensors") : nullptr;
   if (!meta || !meta->is_object() || !tensors || !tensors->is_array()) return inventory_error(name);
@@ -57,9 +65,10 @@ std::optional<std::string> read_inventory(const std::string& name, const boost::
 
 }  // namespace
 
-CheckModelResult check_model_request(std::string_view request_json, const Limits& limits) {
+CheckModelResult check_model_request(std::string_view request_json, const Limits& limits, MemoryBudget* budget) {
   CheckModelResult result;
-  detail::JsonDoc doc = detail::parse_json_object(request_json, limits.directory);
+  detail::JsonDoc doc = detail::parse_json_object(request_json, limits.directory, budget);
+  result.budget_refused = doc.budget_refused;
   if (!doc.object) {
     result.error = "the request is not a JSON object: " + doc.error;
     return result;

@@ -83,34 +83,38 @@ void SafetensorsValidator::on_length() {
                                            std::to_string(limits_.max_header_bytes)};
     return;
   }
-  if (!reserve_header(n_)) return;
   state_ = State::header;
   if (n_ == 0) on_header();
 }
 
-bool SafetensorsValidator::reserve_header(std::uint64_t bytes) {
-  if (budget_) {
-    if (!budget_->try_acquire(bytes)) {
+// The header buffer grows with what has arrived, and the budget is charged for the buffer, not
+// for the length the file declares: eight bytes declaring 16 MiB hold 64 KiB, not 16 MiB
+// (otherwise a few tiny uploads could squat the whole budget). Growth doubles (so at most twice
+// what arrived is held), never past N.
+bool SafetensorsValidator::grow_header(std::size_t need) {
+  constexpr std::size_t kFirstStep = 64 << 10;
+  const std::size_t capacity = std::min<std::size_t>(n_, std::max({need, 2 * header_.capacity(), kFirstStep}));
+  if (budget_ && capacity > budget_held_) {
+    if (!budget_->try_acquire(capacity - budget_held_)) {
       aborted_ = Aborted{"header-memory-budget",
-                         "no memory left in the shared budget for a " + std::to_string(bytes) +
-                             "-byte header"};
+                         "no memory left in the shared budget for " + std::to_string(capacity) + " bytes of a " +
+                             std::to_string(n_) + "-byte header",
+                         AbortKind::memory_budget};
+      state_ = State::stopped;
       return false;
     }
-    budget_held_ = bytes;
+    budget_held_ = capacity;
   }
-  // With the total size known the header's size is certain; otherwise grow as bytes arrive.
-  if (total_size_) {
-    header_.reserve(bytes);
-    advise_huge_pages(header_.data(), header_.capacity());
-  }
+  const bool fresh = header_.capacity() == 0;
+  header_.reserve(capacity);
+  if (fresh || capacity == n_) advise_huge_pages(header_.data(), header_.capacity());
   return true;
 }
 
 std::size_t SafetensorsValidator::take_header(std::span<const std::byte> chunk) {
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), bytes_wanted()));
   const std::size_t need = header_.size() + n;
-  if (header_.capacity() < need)  // geometric growth, but never past N
-    header_.reserve(std::min<std::size_t>(n_, std::max(need, 2 * header_.capacity())));
+  if (header_.capacity() < need && !grow_header(need)) return chunk.size();
   header_.append(reinterpret_cast<const char*>(chunk.data()), n);
   if (header_.size() == n_) on_header();
   return n;
@@ -124,7 +128,8 @@ void SafetensorsValidator::on_header() {
   table_ = std::move(parsed.table);
   if (parsed.budget_refused) {
     aborted_ = Aborted{"header-memory-budget", "no memory left in the shared budget for the tables of a " +
-                                                   std::to_string(n_) + "-byte header"};
+                                                   std::to_string(n_) + "-byte header",
+                       AbortKind::memory_budget};
     state_ = State::stopped;
     return;
   }
