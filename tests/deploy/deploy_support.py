@@ -107,7 +107,7 @@ def running_server(tensorgate, config_path):
         yield int(event["address"].rsplit(":", 1)[1])
     finally:
         proc.terminate()
-        proc.wait(timeout=30)
+        proc.communicate(timeout=30)  # SIGTERM drains and exits; this also closes the pipes
 
 
 def get(port, path):
