@@ -24,12 +24,13 @@ command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
 # The npm validators, pinned by tests/deploy/package-lock.json; again only when the lock changed.
 install_node_validators() {
   dir="$(cd "$(dirname "$0")/.." && pwd)/tests/deploy"
-  stamp="$dir/node_modules/.package-lock.json"
-  if [ -f "$stamp" ] && [ "$stamp" -nt "$dir/package-lock.json" ]; then
+  stamp="$dir/node_modules/.installed-package-lock.json"
+  if cmp -s "$stamp" "$dir/package-lock.json"; then
     echo "setup: npm validators present"
     return
   fi
   (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$dir/package-lock.json" "$stamp"
   echo "setup: installed the npm validators of tests/deploy"
 }
 
