@@ -63,7 +63,9 @@ def effective_config(tensorgate, config_text, flags=()):
 
 
 def memory_budget_bytes(config):
-    """Every memory budget the service enforces, added up (today header-memory-budget-bytes)."""
+    """Every memory budget the service enforces, added up (today header-memory-budget-bytes).
+    Added, not the largest: should one budget ever hold another, this fails loudly rather than
+    passing a limit that is too small."""
     budgets = [int(v) for k, v in config.items() if "memory-budget" in k]
     if not budgets:
         raise AssertionError("tensorgate serve has no *memory-budget* option")

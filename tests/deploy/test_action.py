@@ -59,11 +59,10 @@ class Run:
         self.outputs = {k: substitute(v["value"], self.context) for k, v in action["outputs"].items()}
 
     def step(self, step):
+        # GitHub adds success() to a condition without a status function: after a failed step,
+        # only always()/failure() steps run. action.yml has none, so none is emulated.
         condition = step.get("if")
-        if condition is None:
-            if self.failed:
-                return
-        elif not evaluate(condition, self.context):
+        if self.failed or (condition is not None and not evaluate(condition, self.context)):
             return
         self.ran.append(step.get("name"))
         if "uses" in step:
