@@ -3,6 +3,7 @@
 #include <array>
 
 #include "context.hpp"
+#include "ui.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate::service {
@@ -22,6 +23,7 @@ constexpr std::array kRoutes = {
     RouteRow{Route::metrics, "/metrics", "GET"},
     RouteRow{Route::rules, "/v1/rules", "GET"},
     RouteRow{Route::openapi, "/v1/openapi.json", "GET"},
+    RouteRow{Route::ui, "/", "GET"},  // and /ui/<file>: one metrics label for the page
 };
 
 Response json_response(http::status status, unsigned version, std::string body) {
@@ -54,6 +56,7 @@ std::string_view route_name(Route r) {
 Route match_route(std::string_view path) {
   for (const RouteRow& row : kRoutes)
     if (row.path == path) return row.route;
+  if (is_ui_path(path)) return Route::ui;
   return Route::unknown;
 }
 

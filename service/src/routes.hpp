@@ -10,7 +10,8 @@ namespace tensorgate::service {
 
 class ServiceContext;
 
-enum class Route : std::uint8_t { validate, check_model, livez, readyz, metrics, rules, openapi, unknown };
+// ui: the web page, "/" and "/ui/<file>" (ui.hpp).
+enum class Route : std::uint8_t { validate, check_model, livez, readyz, metrics, rules, openapi, ui, unknown };
 
 std::string_view route_name(Route r);  // the metrics and log label: "/v1/validate", "other"
 Route match_route(std::string_view path);

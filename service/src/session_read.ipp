@@ -94,6 +94,12 @@ void Session<Stream>::handle_request() {
   if (!method_allowed(ex_.route, req.method())) return answer_problem(Problem::method_not_allowed);
   if (ex_.route == Route::validate) return start_upload(target->query);
   if (ex_.route == Route::check_model) return start_check_model();
+  if (ex_.route == Route::ui) {
+    std::optional<Response> page;
+    if (cfg_.ui) page = answer_ui(target->path, req[http::field::if_none_match], ex_.version);
+    if (!page) return answer_problem(Problem::not_found);
+    return answer(std::move(*page));
+  }
   // GET routes read no body: one that came with a body is answered, then the connection closes.
   answer(answer_get(ex_.route, ctx_, ex_.version));
 }
