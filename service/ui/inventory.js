@@ -38,7 +38,7 @@ export function inventoryRows(tensors) {
     const begin = offsets ? offsets[0] : t.offset ?? null;
     const bytes = offsets ? (typeof offsets[0] === 'bigint' || typeof offsets[1] === 'bigint' ? BigInt(offsets[1]) - BigInt(offsets[0]) : offsets[1] - offsets[0]) : t.bytes ?? null;
     const end = offsets ? offsets[1] : begin !== null && bytes !== null ? Number(begin) + Number(bytes) : null;
-    rows[i] = {index: i, name: String(t.name ?? ''), type: String(t.dtype ?? t.type ?? ''), shape: t.shape, shapeText: fmt.shape(t.shape),
+    rows[i] = {index: i, name: String(t.name ?? ''), type: String(t.dtype ?? t.type ?? ''), shape: t.shape,
       params: product(t.shape), bytes, begin, end, lower: null};
   }
   return rows;
@@ -75,7 +75,7 @@ export function inventoryPanel(tensors, {dataStartLabel = 'the data section'} = 
     c[1].replaceChildren(text(r.name));
     c[1].title = r.name.length < 2000 ? r.name : r.name.slice(0, 2000) + '…';
     c[2].replaceChildren(text(r.type));
-    c[3].replaceChildren(text(r.shapeText));
+    c[3].replaceChildren(text(fmt.shape(r.shape)));
     c[4].textContent = fmt.int(r.params);
     c[5].textContent = fmt.int(r.bytes);
     c[6].textContent = r.begin === null ? '—' : `${fmt.int(r.begin)} – ${fmt.int(r.end)}`;
