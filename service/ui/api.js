@@ -25,8 +25,8 @@ export function ruleInfo(rules, id) {
 
 // An answer of the service: the parsed body when it is JSON, its raw text (downloaded as is),
 // the status, and a problem (RFC 9457) when it is one.
-function answer(status, contentType, body) {
-  const out = {status, text: body, json: null, problem: null};
+function answer(status, contentType, body, retryAfter) {
+  const out = {status, text: body, json: null, problem: null, retryAfter: retryAfter || null};
   if (/json/.test(contentType || '')) {
     try {
       out.json = parse(body);
@@ -56,7 +56,7 @@ export function validate(file, {name, format, onProgress, onSent}) {
       onSent?.();
     });
     xhr.addEventListener('load', () => {
-      resolve({...answer(xhr.status, xhr.getResponseHeader('Content-Type'), xhr.responseText), sent});
+      resolve({...answer(xhr.status, xhr.getResponseHeader('Content-Type'), xhr.responseText, xhr.getResponseHeader('Retry-After')), sent});
     });
     xhr.addEventListener('abort', () => resolve({cancelled: true, sent}));
     xhr.addEventListener('error', () => resolve({networkError: true, sent}));
@@ -76,7 +76,7 @@ export async function checkModel(bodyText) {
       headers: {'Content-Type': 'application/json'},
       body: bodyText,
     });
-    return answer(res.status, res.headers.get('Content-Type'), await res.text());
+    return answer(res.status, res.headers.get('Content-Type'), await res.text(), res.headers.get('Retry-After'));
   } catch {
     return {networkError: true};
   }

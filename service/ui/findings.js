@@ -38,8 +38,13 @@ export function severityChip(severity) {
 }
 
 // `findings` as the report gives them; `dropped` the report's findings_dropped.
-export function findingsPanel(findings, rules, {dropped = 0, title = 'Findings'} = {}) {
+export function findingsPanel(findings, rules, {dropped = 0, title = 'Findings', none = 'No findings: every rule holds.'} = {}) {
   const list = Array.isArray(findings) ? findings : [];
+  if (!list.length && !dropped) {
+    return h('section.panel.findings-panel', {'aria-label': title},
+      h('div.panel-head', null, h('h2', null, title), h('span.muted', null, '0 findings')),
+      h('p.all-clear', null, h('span.all-clear-icon', {'aria-hidden': 'true'}, '✓'), none));
+  }
   const counts = {};
   for (const f of list) counts[f.severity] = (counts[f.severity] || 0) + 1;
   const shown = new Set(SEVERITIES.concat(Object.keys(counts)));

@@ -112,7 +112,7 @@ export function inventoryPanel(tensors, {dataStartLabel = 'the data section'} = 
       if (r) fill(pool[i], r, start + i);
       else pool[i].el.hidden = true;
     }
-    const lastShown = Math.min(n, first + Math.ceil(viewport / ROW_H));
+    const lastShown = Math.min(n, first + Math.floor(viewport / ROW_H));
     status.textContent = n ? `Rows ${fmt.int(first + 1)}–${fmt.int(lastShown)} of ${fmt.int(n)}` +
       (n !== all.length ? ` (filtered from ${fmt.int(all.length)})` : '') : 'No tensor matches the filter.';
   }

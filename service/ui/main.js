@@ -9,7 +9,7 @@ import {reportView, problemView, describeFailure} from './report.js';
 import {runRepository} from './repository.js';
 
 const $ = (id) => document.getElementById(id);
-const ctx = {rules: new Map(), version: '', format: 'auto'};
+const ctx = {rules: new Map(), version: '', format: 'auto', formats: ['auto']};
 
 // The service takes names of at most max-name-bytes (1024 by default) UTF-8 bytes.
 const MAX_NAME_BYTES = 1000;
@@ -51,7 +51,8 @@ export async function validateOne(file, path, transfer) {
     transfer.el.dataset.early = early ? 'true' : 'false';
   } else {
     const failure = describeFailure(result, file.size);
-    transfer.finish(failure.kind, failure.title, failure.detail);
+    const label = failure.kind === 'cancelled' ? 'Cancelled' : failure.status ? `Refused (${failure.status})` : 'Failed';
+    transfer.finish(failure.kind, label, failure.status ? [failure.title, failure.detail].filter(Boolean).join(': ') : failure.detail);
   }
   return {result, report};
 }
@@ -82,6 +83,7 @@ async function start() {
   const [rules, {formats, version}] = await Promise.all([loadRules(), loadFormats()]);
   ctx.rules = rules;
   ctx.version = version;
+  ctx.formats = formats;
   const select = $('format');
   select.replaceChildren(...formats.map((f) => h('option', {value: f}, f === 'auto' ? 'detect' : f)));
   select.addEventListener('change', () => { ctx.format = select.value; });

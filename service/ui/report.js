@@ -113,5 +113,6 @@ export function describeFailure(result, size) {
   if (result.cancelled) return {kind: 'cancelled', title: 'Cancelled', detail: `Stopped after sending ${fmt.bytes(result.sent)} of ${fmt.bytes(size)}.`};
   if (result.networkError) return {kind: 'problem', title: 'The connection failed', detail: `after ${fmt.bytes(result.sent || 0)} of ${fmt.bytes(size)} were sent. Is the service still running?`};
   const p = result.problem || {};
-  return {kind: 'problem', title: p.title || `The service answered ${result.status}`, detail: p.detail || '', code: p.code || '', status: result.status};
+  const retry = /^\d+$/.test(result.retryAfter || '') ? ` The service asks to try again in ${result.retryAfter} s.` : '';
+  return {kind: 'problem', title: p.title || `The service answered ${result.status}`, detail: (p.detail || '') + retry, code: p.code || '', status: result.status};
 }

@@ -10,18 +10,28 @@ import {dtypeChart} from './chart.js';
 import {cardsSection, typesOf} from './summary.js';
 import {reportView, problemView, describeFailure, exportActions} from './report.js';
 
+// The files a repository's check validates one by one. Beyond safetensors and GGUF, the other
+// model files a repository holds (pickles, zips, NumPy, chat templates) are sent too once the
+// service lists a format for them in its OpenAPI description; the content decides its kind.
 const WEIGHTS = /\.(safetensors|gguf)$/i;
+const MORE_WEIGHTS = /\.(bin|pt|pth|ckpt|pkl|pickle|npz|npy|zip|keras|jinja)$/i;
+const FORMATS_OF_TODAY = new Set(['auto', 'safetensors', 'gguf']);
+
+function isWeights(path, formats) {
+  if (WEIGHTS.test(path)) return true;
+  return (formats || []).some((f) => !FORMATS_OF_TODAY.has(f)) && MORE_WEIGHTS.test(path);
+}
 // config.json and the index are read whole by the page: at most the service's default
 // max-check-model-bytes.
 const MAX_JSON_BYTES = 64 * 1024 * 1024;
 
-export function classify(files) {
+export function classify(files, formats) {
   const top = files.filter((f) => !f.path.includes('/'));
   const nested = files.length - top.length;
   const config = top.find((f) => f.path === 'config.json') || null;
   const index = top.find((f) => f.path === 'model.safetensors.index.json') ||
     top.find((f) => /\.safetensors\.index\.json$/i.test(f.path)) || null;
-  const weights = top.filter((f) => WEIGHTS.test(f.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const weights = top.filter((f) => isWeights(f.path, formats)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const others = top.filter((f) => f !== config && f !== index && !weights.includes(f)).map((f) => f.path);
   return {weights, config, index, others, nested};
 }
@@ -71,7 +81,7 @@ function repositoryBanner(answer, {folder, count, actions, skipped}) {
 }
 
 export async function runRepository(got, ctx, {transfers, result, validateOne}) {
-  const {weights, config, index, others, nested} = classify(got.files);
+  const {weights, config, index, others, nested} = classify(got.files, ctx.formats);
   clear(result);
   clear(transfers).hidden = false;
   const notes = [];
@@ -126,7 +136,8 @@ export async function runRepository(got, ctx, {transfers, result, validateOne}) 
   const parts = [repositoryBanner(answer.networkError ? null : answer, {folder: got.folder, count: weights.length, actions, skipped: notes.join(' ')})];
   if (report) {
     parts.push(cardsSection(report.summary));
-    parts.push(findingsPanel(report.findings, ctx.rules, {dropped: report.findings_dropped, title: 'Cross-file findings'}));
+    parts.push(findingsPanel(report.findings, ctx.rules, {dropped: report.findings_dropped, title: 'Cross-file findings',
+      none: 'No cross-file findings: the shards, the index and config.json agree.'}));
     const chart = dtypeChart(typesOf(report.summary));
     if (chart) parts.push(h('section.panel.chart-panel', {'aria-label': 'Parameters by dtype'}, h('div.panel-head', null, h('h2', null, 'Parameters by dtype, all files')), chart));
   } else if (answer.networkError) {
@@ -154,6 +165,6 @@ function filesTable(weights, showFile, alsoThere) {
     h('div.panel-head', null, h('h2', null, 'Files'), h('span.muted', null, fmt.plural(weights.length, 'weights file'))),
     h('div.table-wrap', null, h('table.files', null,
       h('thead', null, h('tr', null, ['File', 'Size', 'Verdict', 'Tensors', 'Parameters', 'Findings', ''].map((c, i) => h(i && i < 6 && i !== 2 ? 'th.num' : 'th', {scope: 'col'}, c)))),
-      h('tbody', null, rows.length ? rows : h('tr', null, h('td.empty', {colspan: '7'}, 'No .safetensors or .gguf file at the top of the folder.'))))),
+      h('tbody', null, rows.length ? rows : h('tr', null, h('td.empty', {colspan: '7'}, 'No model file at the top of the folder.'))))),
     alsoThere.length ? h('p.note.also', null, 'Also in the repository: ', alsoThere.map((n, i) => [i ? ', ' : '', h('code', null, n)])) : null);
 }

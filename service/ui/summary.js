@@ -7,37 +7,48 @@ import {keyValueTable} from './metadata.js';
 
 const yesNo = (v) => (v === true ? 'yes' : v === false ? 'no' : v);
 
-// key -> [label, formatter(value, summary) -> [main, sub]]
+// key -> [label, formatter(value, summary) -> [main, sub]], in the order people read them:
+// what the model is, how big, how it is stored, then the file's technical facts.
 const CARDS = {
-  tensor_count: ['Tensors', (v) => [fmt.int(v)]],
+  architecture: ['Architecture', (v) => [v ?? 'not recognised']],
+  name: ['Model name', (v) => [v]],
   parameters: ['Parameters', (v) => [fmt.count(v), fmt.int(v)]],
+  tensor_count: ['Tensors', (v) => [fmt.int(v)]],
+  file_type_name: ['Quantisation', (v, s) => [v, s.file_type !== undefined ? `file type ${s.file_type}` : '']],
+  types: ['Type mix (bytes)', (v) => typeMix(v)],
+  context_length: ['Context length', (v) => [fmt.int(v), 'tokens']],
+  vocab_size: ['Vocabulary', (v) => [fmt.int(v), 'tokens']],
+  layers: ['Layers', (v) => [v === null ? 'not known' : fmt.int(v)]],
+  block_count: ['Layers', (v) => [fmt.int(v)]],
+  embedding_length: ['Embedding length', (v) => [fmt.int(v)]],
+  sharded: ['Sharded', (v) => [yesNo(v)]],
+  shard_count: ['Shards', (v) => [fmt.int(v)]],
+  weight_map_size: ['Index entries', (v) => [fmt.int(v)]],
   header_length: ['Header', (v) => [fmt.bytes(v), `${fmt.int(v)} bytes`]],
   data_offset: ['Header and metadata', (v) => [fmt.bytes(v), `data starts at ${fmt.hex(v)}`]],
   data_length: ['Data', (v) => [fmt.bytes(v), `${fmt.int(v)} bytes`]],
   bytes: ['Tensor bytes', (v) => [fmt.bytes(v), `${fmt.int(v)} bytes`]],
-  architecture: ['Architecture', (v) => [v ?? 'not recognised']],
-  name: ['Model name', (v) => [v]],
-  layers: ['Layers', (v) => [v === null ? 'not known' : fmt.int(v)]],
-  block_count: ['Layers', (v) => [fmt.int(v)]],
   min_reference_version: ['Reference reader', (v) => [v ? `≥ ${v}` : 'none loads it', 'oldest safetensors version that loads it']],
-  context_length: ['Context length', (v) => [fmt.int(v), 'tokens']],
-  embedding_length: ['Embedding length', (v) => [fmt.int(v)]],
-  vocab_size: ['Vocabulary', (v) => [fmt.int(v), 'tokens']],
   tokenizer_model: ['Tokenizer', (v) => [v]],
-  file_type_name: ['Quantisation', (v, s) => [v, s.file_type !== undefined ? `file type ${s.file_type}` : '']],
-  quantization_version: ['Quantisation version', (v) => [fmt.int(v)]],
   chat_template: ['Chat template', (v) => [yesNo(v)]],
+  quantization_version: ['Quantisation version', (v) => [fmt.int(v)]],
   version: ['GGUF version', (v) => [fmt.int(v)]],
   alignment: ['Alignment', (v) => [`${fmt.int(v)} B`]],
   byte_order: ['Byte order', (v) => [v]],
   kv_count: ['Metadata keys', (v) => [fmt.int(v)]],
-  // Model directories (/v1/check-model).
-  sharded: ['Sharded', (v) => [yesNo(v)]],
-  shard_count: ['Shards', (v) => [fmt.int(v)]],
-  weight_map_size: ['Index entries', (v) => [fmt.int(v)]],
 };
 // Shown elsewhere on the page (the chart, the inventory, the metadata table) or in a card's sub.
-const ELSEWHERE = new Set(['tensors', 'dtypes', 'types', 'metadata', 'file_type', 'parameter_count', 'files']);
+const ELSEWHERE = new Set(['tensors', 'dtypes', 'metadata', 'file_type', 'parameter_count', 'files']);
+
+// GGUF's quantisation mix: the share of bytes of each ggml type, largest first.
+function typeMix(types) {
+  if (!types || typeof types !== 'object') return [null];
+  const entries = Object.entries(types);
+  const total = entries.reduce((s, [, t]) => s + Number(t?.bytes || 0), 0);
+  const mix = entries.sort((a, b) => Number(b[1]?.bytes || 0) - Number(a[1]?.bytes || 0)).slice(0, 4)
+    .map(([n, t]) => `${n} ${fmt.percent(t?.bytes, total)}`).join(' · ');
+  return [mix, `${fmt.int(entries.length)} types`];
+}
 
 // A summary's types map ({NAME: {tensors, parameters, bytes}}) whatever the format calls it.
 export function typesOf(summary) {
@@ -61,32 +72,21 @@ function card(label, main, sub, key) {
     sub ? h('div.card-sub', null, sub) : null);
 }
 
-// Cards for the known fields, and the unknown ones as [key, value] for "Other facts".
+// Cards for the known fields (in CARDS' order), and the unknown ones as [key, value] for
+// "Other facts".
 export function summaryCards(summary) {
   const cards = [];
   const other = [];
   if (!summary || typeof summary !== 'object') return {cards, other};
   const seenLabels = new Set();
-  for (const [key, value] of Object.entries(summary)) {
-    if (ELSEWHERE.has(key)) continue;
-    const known = CARDS[key];
-    if (!known) {
-      other.push([key, value]);
-      continue;
-    }
-    const [label, f] = known;
-    if (seenLabels.has(label)) continue;
+  for (const [key, [label, f]] of Object.entries(CARDS)) {
+    if (!(key in summary) || seenLabels.has(label)) continue;
     seenLabels.add(label);
-    const [main, sub] = f(value, summary);
+    const [main, sub] = f(summary[key], summary);
     cards.push(card(label, main, sub, key));
   }
-  // The quantisation mix: the share of bytes of each type, largest first.
-  const types = typesOf(summary);
-  if (types && 'types' in summary) {
-    const total = Object.values(types).reduce((s, t) => s + Number(t?.bytes || 0), 0);
-    const mix = Object.entries(types).sort((a, b) => Number(b[1]?.bytes || 0) - Number(a[1]?.bytes || 0)).slice(0, 4)
-      .map(([n, t]) => `${n} ${fmt.percent(t?.bytes, total)}`).join(' · ');
-    cards.push(card('Type mix (bytes)', mix, `${fmt.int(Object.keys(types).length)} types`, 'types'));
+  for (const [key, value] of Object.entries(summary)) {
+    if (!(key in CARDS) && !ELSEWHERE.has(key)) other.push([key, value]);
   }
   return {cards, other};
 }

@@ -92,6 +92,45 @@ def llama(layers, hidden, intermediate, heads, kv_heads, head_dim, vocab, dtype=
     return t, config
 
 
+# GGUF (docs: the GGUF rules GG1-GG5): little-endian, version 3, 32-byte alignment.
+GGML = {"F32": (0, 1, 4), "F16": (1, 1, 2), "Q4_K": (12, 256, 144), "Q6_K": (14, 256, 210)}  # id, block, bytes
+
+
+def gguf_string(s):
+    b = s.encode()
+    return struct.pack("<Q", len(b)) + b
+
+
+def gguf_value(v):
+    if isinstance(v, str):
+        return struct.pack("<I", 8) + gguf_string(v)
+    if isinstance(v, list):
+        return struct.pack("<IIQ", 9, 8, len(v)) + b"".join(gguf_string(x) for x in v)
+    return struct.pack("<II", 4, v)  # uint32
+
+
+def gguf(metadata, tensors):
+    """Bytes of a GGUF file: metadata {key: str|int|[str]}, tensors [(name, type, dims)] (dims
+    in ggml's order, the fastest first), data zeros."""
+    out = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(metadata))
+    for k, v in metadata.items():
+        out += gguf_string(k) + gguf_value(v)
+    offset, sizes = 0, []
+    for name, kind, dims in tensors:
+        type_id, block, size = GGML[kind]
+        n = 1
+        for d in dims:
+            n *= d
+        sizes.append(n // block * size)
+        out += gguf_string(name) + struct.pack("<I", len(dims)) + b"".join(struct.pack("<Q", d) for d in dims)
+        out += struct.pack("<IQ", type_id, offset)
+        offset += (sizes[-1] + 31) // 32 * 32
+    out += b"\0" * ((32 - len(out) % 32) % 32)
+    for size in sizes:
+        out += b"\0" * ((size + 31) // 32 * 32)
+    return out
+
+
 def write_repository(directory, tensors, config, shards, break_index=False):
     """A Hugging Face style sharded checkpoint: config, index, shards, tokenizer files."""
     os.makedirs(directory, exist_ok=True)
@@ -169,6 +208,22 @@ def make_all(out):
             entry["dtype"] = HOSTILE[4]
     head, size = safetensors(hostile, metadata, canonical=False, entry_patch=hostile_dtype)
     files["hostile_invalid"] = write_sparse(os.path.join(out, "hostile-invalid.safetensors"), head, size)
+
+    # A quantised GGUF llama: its facts (context length, vocabulary, quantisation mix).
+    meta = {"general.architecture": "llama", "general.name": "Tiny GGUF Llama", "general.file_type": 15,
+            "general.quantization_version": 2, "llama.context_length": 4096, "llama.block_count": 1,
+            "llama.embedding_length": 256, "tokenizer.ggml.model": "gpt2",
+            "tokenizer.ggml.tokens": [f"tok{i}" for i in range(32)],
+            "tokenizer.chat_template": "{% for m in messages %}{{ m.content }}{% endfor %}"}
+    tensors = [("token_embd.weight", "Q4_K", [256, 32]), ("blk.0.attn_norm.weight", "F32", [256]),
+               ("blk.0.attn_q.weight", "Q6_K", [256, 256]), ("blk.0.ffn_up.weight", "Q4_K", [256, 512]),
+               ("output_norm.weight", "F32", [256]), ("output.weight", "Q6_K", [256, 32])]
+    files["gguf"] = os.path.join(out, "tiny-llama-Q4_K_M.gguf")
+    with open(files["gguf"], "wb") as f:
+        f.write(gguf(meta, tensors))
+
+    # Above the test server's --max-body-bytes (test_webui.py): a 413 before the body.
+    files["too_large"] = write_sparse(os.path.join(out, "too-large.safetensors"), b"", 400 << 20)
 
     # Sharded repositories: a consistent one and one whose index disagrees with its shards.
     tensors, config = llama(layers=4, hidden=512, intermediate=1376, heads=8, kv_heads=2, head_dim=64, vocab=8000)

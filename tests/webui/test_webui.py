@@ -26,8 +26,9 @@ TENSORGATE, OUT_DIR, DOCS_DIR = (sys.argv[1:4] + [None, None, None])[:3]
 del sys.argv[1:4]
 
 # Chromium logs every 4xx answer to an XMLHttpRequest or fetch as a network error; a 422 from
-# /v1/validate or /v1/check-model is a verdict, not a fault of the page.
-EXPECTED_NETWORK = ("/v1/validate", "/v1/check-model")
+# /v1/validate or /v1/check-model is a verdict, not a fault of the page (a test that provokes
+# another status adds it to self.expected_statuses).
+API_ROUTES = ("/v1/validate", "/v1/check-model")
 
 
 def load_json(path):
@@ -46,7 +47,8 @@ class WebPage(unittest.TestCase):
         cls.files = fixtures.make_all(os.path.join(cls.tmp, "files"))
         cls.downloads = os.path.join(cls.tmp, "downloads")
         os.makedirs(cls.downloads)
-        cls.server = TensorgateServer(TENSORGATE)
+        # A body limit between the largest test file and files["too_large"].
+        cls.server = TensorgateServer(TENSORGATE, "--max-body-bytes", str(300 << 20))
         cls.browser = Browser(os.path.join(cls.tmp, "profile"), cls.downloads)
 
     @classmethod
@@ -57,6 +59,7 @@ class WebPage(unittest.TestCase):
 
     def setUp(self):
         self.started = time.monotonic()
+        self.expected_statuses = {"422"}
         self.b = self.browser
         self.b.cdp("Page.setBypassCSP", {"enabled": False})
         self.b.open(self.server.base + "/")
@@ -69,13 +72,15 @@ class WebPage(unittest.TestCase):
         self.assertEqual(hooks.get("injected"), [], "active content was added to the page")
         self.assertEqual(hooks.get("violations"), [], "the Content-Security-Policy was violated")
         self.assertEqual(hooks.get("errors"), [], "the page threw or logged an error")
-        severe = [e for e in self.b.browser_log() if e["level"] == "SEVERE"
-                  and not (e.get("source") == "network" and any(p in e["message"] for p in EXPECTED_NETWORK)
-                           and "422" in e["message"])]
+        severe = [e for e in self.b.browser_log() if e["level"] == "SEVERE" and not self.expected(e)]
         self.assertEqual(severe, [], "the browser console has errors")
         print(f"({time.monotonic() - self.started:.1f} s)", end=" ", file=sys.stderr)
 
     # --- helpers ------------------------------------------------------------------------------
+
+    def expected(self, entry):
+        return (entry.get("source") == "network" and any(r in entry["message"] for r in API_ROUTES)
+                and any(f"status of {s} " in entry["message"] for s in self.expected_statuses))
 
     def shot(self, name):
         self.b.screenshot(os.path.join(self.shots, name + ".png"))
@@ -155,6 +160,8 @@ class WebPage(unittest.TestCase):
         first = self.b.wait(lambda d: self.text_of(".vrows .vrow:not([hidden]) .c-name")[:2], "sorted rows")
         self.assertEqual(sorted(first), ["lm_head.weight", "model.embed_tokens.weight"])
         self.shot("01-valid")
+        self.b.js("window.scrollTo(0, 0)")
+        self.b.viewport_screenshot(os.path.join(self.shots, "01-valid-viewport.png"))
 
     def test_02_invalid_file(self):
         self.upload(self.files["invalid"])
@@ -182,6 +189,7 @@ class WebPage(unittest.TestCase):
         order = [e.get_attribute("data-rule") for e in self.b.find_all("table.findings tbody tr[data-rule]")]
         self.assertEqual(order, ["ST5.gap", "ST5.overlap", "ST4.dtype", "ST4.size-mismatch"])
         self.shot("02-invalid")
+        self.b.viewport_screenshot(os.path.join(self.shots, "02-invalid-viewport.png"))
 
     def test_03_early_verdict(self):
         size = os.path.getsize(self.files["early"])
@@ -340,6 +348,68 @@ class WebPage(unittest.TestCase):
         for r in results:
             self.assertEqual(rules[r["ruleIndex"]]["id"], r["ruleId"])
         self.assertEqual({r["locations"][0]["physicalLocation"]["region"]["byteOffset"] for r in results}, {433, 928, 2628, 2884})
+
+    # --- other formats, other answers, what the page does not know --------------------------
+
+    def test_11_gguf(self):
+        self.upload(self.files["gguf"])
+        banner = self.banner("valid")
+        self.assertIn("Valid GGUF file", banner.text)
+        self.assertEqual(self.rule_ids(), ["GGW.llama-cpp"])
+        cards = {c.get_attribute("data-field"): c.text for c in self.b.find_all(".card")}
+        self.assertIn("4,096", cards["context_length"])
+        self.assertIn("32", cards["vocab_size"])
+        self.assertIn("Q4_K_M", cards["file_type_name"])
+        self.assertIn("Q4_K 56%", cards["types"])  # the quantisation mix, by bytes
+        self.assertEqual(sorted(e.get_attribute("data-type") for e in self.b.find_all("svg.chart .chart-row")), ["F32", "Q4_K", "Q6_K"])
+        self.assertIn("by ggml type", self.b.find(".chart-panel h2").text)
+        self.assertIn("Rows 1–6 of 6", self.b.find(".inventory-status").text)
+        self.shot("11-gguf")
+        # The same page in the dark.
+        self.b.cdp("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        try:
+            self.shot("11-gguf-dark")
+        finally:
+            self.b.cdp("Emulation.setEmulatedMedia", {"features": []})
+
+    def test_12_service_refuses(self):
+        self.expected_statuses.add("413")
+        self.upload(self.files["too_large"])
+        banner = self.banner("problem")
+        self.assertIn("The body is larger than this service accepts", banner.text)
+        self.assertIn("body-too-large", banner.text)
+        self.assertIn(f"the limit is {300 << 20} bytes", banner.text)
+        self.assertEqual(self.b.find(".transfer").get_attribute("data-state"), "problem")
+        self.shot("12-refused")
+
+    def test_13_unknown_rules_and_fields(self):
+        # A newer service or a new format: rule ids, severities and summary fields this page
+        # has never seen still render, as text.
+        self.b.driver.execute_async_script("""
+          const done = arguments[arguments.length - 1];
+          (async () => {
+            const {reportView} = await import('/ui/report.js');
+            const {loadRules} = await import('/ui/api.js');
+            const report = {schema: 'tensorgate.validation/1', format: 'pickle', valid: false, canonical: null, bytes: 10,
+              findings: [{rule: 'ZZ9.brand-new', severity: 'critical', message: 'something new', offset: 12, tensor: null},
+                         {rule: 'ST4.dtype', severity: 'error', message: 'known', offset: 3, tensor: 't'}],
+              findings_dropped: 5, aborted: null, complete: true, sha256: null,
+              summary: {opcodes: 12, globals: ['os.system', '<b>x</b>'], nested: {depth: 3}, tensor_count: 0}};
+            document.getElementById('result').replaceChildren(
+              reportView({json: report, text: JSON.stringify(report)}, {name: 'model.pkl', size: 10}, {rules: await loadRules(), version: ''}));
+            done();
+          })();""")
+        banner = self.banner("invalid")
+        self.assertIn("Invalid pickle file", banner.text)
+        row = self.b.find('table.findings tr[data-rule="ZZ9.brand-new"]')
+        self.assertIn("not in this service\u2019s catalogue", row.text)
+        self.assertIn("critical", row.text.lower())
+        self.assertIn("unknown or malformed dtype", self.b.find('table.findings tr[data-rule="ST4.dtype"]').text)
+        self.assertIn("5 more findings were counted but not listed", self.b.find(".findings-panel").text)
+        self.b.find(".other-facts summary").click()
+        facts = self.b.find(".other-facts").text
+        for s in ["opcodes", "12", "globals", '"<b>x</b>"', "nested", '"depth":3']:
+            self.assertIn(s, facts)
 
 
 if __name__ == "__main__":
