@@ -46,7 +46,7 @@ export async function validateOne(file, path, transfer) {
     const early = report.complete === false;
     const verdict = report.valid ? 'valid' : 'invalid';
     transfer.finish(verdict, report.valid ? 'Valid' : 'Invalid',
-      early ? `Verdict after ${fmt.int(report.bytes_received)} of ${fmt.int(file.size)} bytes (${fmt.percent(report.bytes_received, file.size)}): the rest was not sent`
+      early ? `Verdict after ${fmt.int(report.bytes_received)} of ${fmt.int(file.size)} bytes (${fmt.percent(report.bytes_received, file.size)}); the upload stopped at ${fmt.bytes(result.sent)}`
         : `${fmt.bytes(file.size)} checked in ${fmt.duration(transfer.elapsed())} · ${fmt.plural((report.findings || []).length, 'finding')}`);
     transfer.el.dataset.early = early ? 'true' : 'false';
   } else {

@@ -38,7 +38,7 @@ function verdictBanner(report, {size, actions}) {
   if (report.complete === false) {
     lines.push(h('p.early', null,
       `The verdict came after ${fmt.int(report.bytes_received)} of ${fmt.int(size)} bytes (${fmt.percent(report.bytes_received, size)}): `,
-      'the header already breaks the format, so the service answered at once and the rest of the file was not sent.'));
+      'the header already breaks the format, so the service answered at once and stopped reading, and the browser stopped sending.'));
   }
   if (report.aborted) lines.push(h('p', null, report.aborted.message, ' ', h('code', null, report.aborted.limit)));
   return h('div.banner.' + kind, {role: 'status', dataset: {verdict: kind}},
@@ -51,9 +51,10 @@ function factsStrip(report, name, size) {
   const sha = report.sha256;
   const shaValue = sha ? h('code.sha', {title: 'SHA-256 of the bytes the service received'}, sha)
     : h('span.muted', null, report.complete === false ? 'not computed: the service stopped reading early' : 'not computed');
-  const copyButton = sha ? h('button.ghost.small', {type: 'button', onclick: async (e) => {
-    e.currentTarget.textContent = (await copy(sha)) ? 'Copied' : 'Select and copy';
-  }}, 'Copy') : null;
+  const copyButton = sha ? h('button.ghost.small', {type: 'button'}, 'Copy') : null;
+  copyButton?.addEventListener('click', async () => {
+    copyButton.textContent = (await copy(sha)) ? 'Copied' : 'Select and copy';
+  });
   return h('dl.facts', null,
     h('div', null, h('dt', null, 'File'), h('dd', null, h('span.filename', null, name))),
     h('div', null, h('dt', null, 'Size'), h('dd', null, `${fmt.bytes(size)} · ${fmt.int(size)} bytes`)),

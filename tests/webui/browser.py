@@ -12,14 +12,20 @@ import shutil
 import subprocess
 import threading
 
-from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:
+    raise SystemExit("the browser test needs python3-selenium (scripts/setup.sh installs it)") from None
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+for _tool in (CHROMIUM, CHROMEDRIVER):
+    if not os.access(_tool, os.X_OK):
+        raise SystemExit(f"the browser test needs {_tool} (chromium and chromium-driver: scripts/setup.sh installs them)")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--window-size=1400,1000", "--force-device-scale-factor=1"]

@@ -226,7 +226,7 @@ def make_all(out):
     files["too_large"] = write_sparse(os.path.join(out, "too-large.safetensors"), b"", 400 << 20)
 
     # Sharded repositories: a consistent one and one whose index disagrees with its shards.
-    tensors, config = llama(layers=4, hidden=512, intermediate=1376, heads=8, kv_heads=2, head_dim=64, vocab=8000)
+    tensors, config = llama(layers=4, hidden=256, intermediate=688, heads=4, kv_heads=2, head_dim=64, vocab=4000)
     files["repo"] = write_repository(os.path.join(out, "llama-sharded"), tensors, config, shards=2)
     files["repo_broken"] = write_repository(os.path.join(out, "llama-broken-index"), tensors, config, shards=2,
                                             break_index=True)

@@ -43,19 +43,18 @@ class WebPage(unittest.TestCase):
         cls.shots = os.path.join(OUT_DIR, "screenshots")
         shutil.rmtree(cls.shots, ignore_errors=True)
         os.makedirs(cls.shots)
+        # Cleanups run even when a later step of this setup fails.
         cls.tmp = tempfile.mkdtemp(prefix="tensorgate-webui-")
+        cls.addClassCleanup(shutil.rmtree, cls.tmp, ignore_errors=True)
         cls.files = fixtures.make_all(os.path.join(cls.tmp, "files"))
         cls.downloads = os.path.join(cls.tmp, "downloads")
         os.makedirs(cls.downloads)
         # A body limit between the largest test file and files["too_large"].
         cls.server = TensorgateServer(TENSORGATE, "--max-body-bytes", str(300 << 20))
+        cls.addClassCleanup(cls.server.stop)
+        # A fresh profile: no cache, no state from an earlier run.
         cls.browser = Browser(os.path.join(cls.tmp, "profile"), cls.downloads)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.quit()
-        cls.server.stop()
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+        cls.addClassCleanup(cls.browser.quit)
 
     def setUp(self):
         self.started = time.monotonic()
@@ -209,7 +208,7 @@ class WebPage(unittest.TestCase):
         # A slow link, so the upload is still going when the test looks and cancels.
         self.b.cdp("Network.enable")
         self.b.cdp("Network.emulateNetworkConditions", {"offline": False, "latency": 0,
-                                                        "downloadThroughput": -1, "uploadThroughput": 20 * 1024 * 1024})
+                                                        "downloadThroughput": -1, "uploadThroughput": 8 * 1024 * 1024})
         try:
             self.upload(self.files["valid"])
             self.b.wait(lambda d: len(self.b.hooks()["progress"]) >= 2 and "MB/s" in self.b.find(".transfer .stats").text,
@@ -348,6 +347,14 @@ class WebPage(unittest.TestCase):
         for r in results:
             self.assertEqual(rules[r["ruleIndex"]]["id"], r["ruleId"])
         self.assertEqual({r["locations"][0]["physicalLocation"]["region"]["byteOffset"] for r in results}, {433, 928, 2628, 2884})
+        # Copy as SARIF: the same document on the clipboard.
+        self.b.cdp("Browser.grantPermissions", {"origin": self.server.base,
+                                                "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        self.b.find('button[data-action="copy-sarif"]').click()
+        self.b.wait(lambda d: self.b.find(".actions .action-note").text, "the copy to finish")
+        self.assertEqual(self.b.find(".actions .action-note").text, "SARIF copied")
+        copied = self.b.driver.execute_async_script("navigator.clipboard.readText().then(arguments[arguments.length - 1])")
+        self.assertEqual(json.loads(copied), sarif)
 
     # --- other formats, other answers, what the page does not know --------------------------
 
