@@ -64,8 +64,9 @@ async function runSingle({file, path}) {
   transfers.hidden = false;
   const transfer = new Transfer(file, path);
   transfers.append(transfer.el);
+  out.append(h('p.waiting', null, 'The verdict appears here as soon as the service has decided: for a broken header, before the upload ends.'));
   const {result, report} = await validateOne(file, path, transfer);
-  out.append(report ? reportView(result, {name: path, size: file.size}, ctx) : problemView(describeFailure(result, file.size)));
+  clear(out).append(report ? reportView(result, {name: path, size: file.size}, ctx) : problemView(describeFailure(result, file.size)));
   setBusy(false);
 }
 
