@@ -41,7 +41,7 @@ const ServiceConfig& fuzz_config() {
 
 bool documented(unsigned status) {
   switch (status) {
-    case 100: case 200: case 400: case 404: case 405: case 408: case 411: case 413: case 417: case 422:
+    case 100: case 200: case 304: case 400: case 404: case 405: case 408: case 411: case 413: case 417: case 422:
     case 431: case 501: case 503: case 505:
       return true;
     default:

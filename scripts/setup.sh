@@ -11,6 +11,7 @@ PACKAGES="
   libssl-dev
   clang-14 llvm-14 libclang-rt-14-dev
   python3 python3-jsonschema python3-yaml
+  chromium chromium-driver python3-selenium
   curl zip unzip
   pre-commit systemd
 "

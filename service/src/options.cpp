@@ -103,10 +103,12 @@ ServeOptions parse_serve_options(const std::vector<std::string>& args) {
               c.linger_timeout.count(), c.drain_timeout.count()};
   std::string listen = c.host + ":" + std::to_string(c.port);
   std::string config_file;
+  bool no_ui = !c.ui;
   po::options_description general("tensorgate serve options");
   general.add_options()("help,h", "show this help")
       ("listen", po::value(&listen)->default_value(listen), "HOST:PORT to listen on")
-      ("config", po::value(&config_file), "INI-style file with any of the options below (name = value)");
+      ("config", po::value(&config_file), "INI-style file with any of the options below (name = value)")
+      ("no-ui", po::bool_switch(&no_ui), "do not serve the web page (GET / and /ui/*)");
   po::options_description limits("limits (flags win over the config file)");
   add_limits(limits, c, t);
   po::options_description all;
@@ -128,6 +130,7 @@ ServeOptions parse_serve_options(const std::vector<std::string>& args) {
   help << "usage: tensorgate serve [--listen HOST:PORT] [--config FILE] [options]\n" << all;
   out.help_text = help.str();
   apply(t, c);
+  c.ui = !no_ui;
   parse_listen(listen, c);
   return out;
 }

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "context.hpp"
+#include "ui.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate::service {
@@ -22,6 +23,7 @@ constexpr std::array kRoutes = {
     RouteRow{Route::metrics, "/metrics", "GET, HEAD"},
     RouteRow{Route::rules, "/v1/rules", "GET, HEAD"},
     RouteRow{Route::openapi, "/v1/openapi.json", "GET, HEAD"},
+    RouteRow{Route::ui, "/", "GET, HEAD"},  // and /ui/<file>: one metrics label for the page
 };
 
 Response json_response(http::status status, unsigned version, std::string body) {
@@ -54,6 +56,7 @@ std::string_view route_name(Route r) {
 Route match_route(std::string_view path) {
   for (const RouteRow& row : kRoutes)
     if (row.path == path) return row.route;
+  if (is_ui_path(path)) return Route::ui;
   return Route::unknown;
 }
 
@@ -70,8 +73,8 @@ std::string_view allowed_methods(Route r) {
   return "";
 }
 
-Response answer_head(Route r, ServiceContext& ctx, unsigned version) {
-  Response res = answer_get(r, ctx, version);
+Response without_body(Response res) {
+  if (res.result() == http::status::not_modified) return res;
   const std::size_t length = res.body().size();
   res.body().clear();
   res.content_length(length);  // the length a GET would have, without the body (RFC 9110 9.3.2)

@@ -18,6 +18,7 @@
 #include "net.hpp"
 #include "problem.hpp"
 #include "stream_ops.hpp"
+#include "ui.hpp"
 #include "upload.hpp"
 #include "upload_body.hpp"
 

@@ -121,9 +121,15 @@ void Session<Stream>::handle_request() {
   }
   if (ex_.route == Route::validate) return start_upload(target->query);
   if (ex_.route == Route::check_model) return start_check_model();
+  if (ex_.route == Route::ui) {
+    std::optional<Response> page;
+    if (cfg_.ui) page = answer_ui(target->path, req[http::field::if_none_match], ex_.version);
+    if (!page) return answer_problem(Problem::not_found);
+    return answer(req.method() == http::verb::head ? without_body(std::move(*page)) : std::move(*page));
+  }
   // GET routes read no body: one that came with a body is answered, then the connection closes.
-  if (req.method() == http::verb::head) return answer(answer_head(ex_.route, ctx_, ex_.version));
-  answer(answer_get(ex_.route, ctx_, ex_.version));
+  Response res = answer_get(ex_.route, ctx_, ex_.version);
+  answer(req.method() == http::verb::head ? without_body(std::move(res)) : std::move(res));
 }
 
 }  // namespace tensorgate::service

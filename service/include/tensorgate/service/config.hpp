@@ -92,6 +92,11 @@ struct ServiceConfig {
   // Retry-After value (seconds) sent with every 503.
   std::uint32_t retry_after_seconds = 5;
 
+  // --- the web page ------------------------------------------------------------------------
+  // GET / and /ui/*: the page for people (docs/service.md, "The web page"). `--no-ui` turns it
+  // off (404) for a hub's internal deployment, where only machines call the API.
+  bool ui = true;
+
   // --- logging ---------------------------------------------------------------------------------
   // spdlog level name for the access log: "info" logs one line per request, "off" none.
   std::string log_level = "info";
