@@ -12,13 +12,13 @@
 namespace tgservice {
 namespace {
 
-// Eight bytes declaring a 16 MiB header, then silence: the budget must not be charged for
-// what a body only announces.
+// Eight bytes declaring a 4 MiB header, then silence: the budget must not be charged for what a
+// body only announces (sixteen such bodies would have held 64 MiB of a 32 MiB budget).
 TEST(ServiceBounds, DeclaredHeadersDoNotSquatTheBudget) {
   ServiceConfig cfg = test_config();
-  cfg.header_memory_budget_bytes = 4 << 20;  // one declared header alone would not fit
+  cfg.header_memory_budget_bytes = 32 << 20;
   TestServer s(cfg);
-  const std::string declare = std::string("\x00\x00\x00\x01\x00\x00\x00\x00", 8) + "{\"a\":";  // N = 16 MiB
+  const std::string declare = std::string("\x00\x00\x40\x00\x00\x00\x00\x00", 8) + "{\"a\":";  // N = 4 MiB
   std::vector<std::unique_ptr<Client>> squatters;
   for (int i = 0; i < 16; ++i) {
     squatters.push_back(std::make_unique<Client>(s.port()));
@@ -27,7 +27,7 @@ TEST(ServiceBounds, DeclaredHeadersDoNotSquatTheBudget) {
   wait_for_metric(s.port(), "tensorgate_uploads_in_flight", 16);
   const HttpResponse r = upload(s.port(), valid_file(4096));
   EXPECT_EQ(r.status, 200u) << r.body;
-  EXPECT_LE(metric(get(s.port(), "/metrics").body, "tensorgate_header_budget_bytes_in_use"), 16.0 * (64 << 10) + 65536);
+  EXPECT_LE(metric(get(s.port(), "/metrics").body, "tensorgate_header_budget_bytes_in_use"), 17.0 * (256 << 10));
 }
 
 TEST(ServiceBounds, GgufPastTheBudgetIs503MemoryBudget) {

@@ -36,23 +36,16 @@ export function classify(files, formats) {
   return {weights, config, index, others, nested};
 }
 
-// The document as JSON text for the request: verbatim when it is JSON (so the service sees
-// exactly the file), as a JSON string when it is not (the service then reports it invalid,
-// MD.config-invalid or SH.index-invalid, as the CLI does for the file).
+// The document for the request, always as its text (a JSON string): the service checks the
+// text exactly as the CLI checks the file, so a duplicate key or a syntax error is the
+// directory's MD.config-invalid or SH.index-invalid, never a malformed request.
 async function documentText(entry, notes) {
   if (!entry) return 'null';
   if (entry.file.size > MAX_JSON_BYTES) {
     notes.push(`${entry.path} is ${fmt.bytes(entry.file.size)}, more than the page sends (${fmt.bytes(MAX_JSON_BYTES)}); it was left out.`);
     return 'null';
   }
-  const textValue = await entry.file.text();
-  try {
-    JSON.parse(textValue);
-    return textValue;
-  } catch {
-    notes.push(`${entry.path} is not JSON; it was sent as text.`);
-    return JSON.stringify(textValue);
-  }
+  return JSON.stringify(await entry.file.text());
 }
 
 function fileRow(entry, onShow) {

@@ -83,8 +83,14 @@ CheckModelResult check_model_request(std::string_view request_json, const Limits
     return result;
   }
   ModelDirectory dir;
-  if (config && !config->is_null()) dir.config_json = boost::json::serialize(*config);
-  if (index && !index->is_null()) dir.index_json = boost::json::serialize(*index);
+  // Each document as an object, or as the file's own text (a string): the text is checked exactly
+  // as `tensorgate check DIR` checks the file (a duplicate key in it is MD.config-invalid, not a
+  // malformed request).
+  const auto document = [](const boost::json::value& v) {
+    return v.is_string() ? std::string(v.as_string()) : boost::json::serialize(v);
+  };
+  if (config && !config->is_null()) dir.config_json = document(*config);
+  if (index && !index->is_null()) dir.index_json = document(*index);
   if (dir.config_json) dir.file_names.push_back("config.json");
   if (dir.index_json) dir.file_names.push_back("model.safetensors.index.json");
   if (others && others->is_array()) {

@@ -75,10 +75,10 @@ void write_safetensors_summary(JsonWriter& w, const SafetensorsSummary& s,
   detail::Truncations cuts(options.limits);
   w.key("metadata");
   w.begin_object();
-  const std::size_t shown = static_cast<std::size_t>(std::min<std::uint64_t>(s.metadata.size(), options.limits.max_metadata));
-  cuts.omit_metadata(s.metadata.size() - shown);
+  const std::size_t shown = static_cast<std::size_t>(std::min<std::uint64_t>(s.metadata_size(), options.limits.max_metadata));
+  cuts.omit_metadata(s.metadata_size() - shown);
   for (std::size_t i = 0; i < shown; ++i) {
-    const auto& [k, v] = s.metadata[i];
+    const auto [k, v] = s.metadata(i);
     // A key too long to echo is left out of the map and listed as cut: two long keys cut to
     // one prefix would otherwise collide.
     if (k.size() > options.limits.max_string_bytes) {

@@ -37,7 +37,8 @@ class SafetensorsValidator final : public Validator {
   void count_data();
   void on_length();
   void on_header();
-  bool grow_header(std::size_t need);
+  bool charge_header(std::size_t need);
+  void grow_header(std::size_t need);
   void add_end_of_input_findings();
   void add_convention_findings();
   void add_valid_file_facts();
