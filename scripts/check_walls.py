@@ -58,7 +58,7 @@ for path in sources("cli"):
                 name == "tensorgate/service/serve.hpp" and os.path.basename(path) == "main.cpp"):
             problems.append(f"{rel(path)}: the CLI includes the service's {inc}")
 
-for top in ("core", "cli", "service", "fuzz", "tests", "bench", "scripts"):
+for top in ("core", "net", "cli", "service", "fuzz", "tests", "bench", "scripts", "deploy"):
     for path in sources(top):
         with open(path, encoding="utf-8", errors="replace") as fh:
             n = sum(1 for _ in fh)
