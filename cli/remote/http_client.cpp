@@ -14,15 +14,15 @@ bool is_redirect(unsigned status) {
   return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
 }
 
-std::string plural(std::uint64_t n, std::string_view word) {
-  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+std::string plural(std::uint64_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
 
 std::string refused(const ResponseHead& head, const Url& url, unsigned redirects, bool credentials_sent,
                     unsigned retries) {
   std::string out = status_text(head);
-  if (retries) out += " after " + plural(retries, "retry");
-  if (redirects) out += " from " + url.origin() + " (after " + plural(redirects, "redirect") + ")";
+  if (retries) out += " after " + plural(retries, "retry", "retries");
+  if (redirects) out += " from " + url.origin() + " (after " + plural(redirects, "redirect", "redirects") + ")";
   switch (head.status) {
     case 401:
       out += credentials_sent ? ": the credentials given were not accepted"
@@ -122,7 +122,7 @@ Failure HttpClient::open(const GetRequest& request, OpenResponse& out) {
       if (!next) return error;
       if (url.tls && !next->tls) return "refused a redirect from https to http (" + next->origin() + ")";
       if (++redirects > options_.max_redirects)
-        return "more than " + plural(options_.max_redirects, "redirect") + " (the last to " + next->origin() + ")";
+        return "more than " + plural(options_.max_redirects, "redirect", "redirects") + " (the last to " + next->origin() + ")";
       url = std::move(*next);
       retries = 0;
       continue;

@@ -14,7 +14,7 @@ namespace {
 bool starts_with_nocase(std::string_view text, std::string_view prefix) {
   return text.size() >= prefix.size() &&
          std::equal(prefix.begin(), prefix.end(), text.begin(),
-                    [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+                    [](char p, char t) { return std::tolower(static_cast<unsigned char>(t)) == p; });
 }
 
 std::string lower(std::string s) {
@@ -58,7 +58,10 @@ std::optional<Url> from_view(const urls::url_view& u, std::string& error) {
     return std::nullopt;
   }
   if (u.has_port()) {
-    if (u.port().empty() || u.port_number() == 0) {
+    const std::string_view port = u.port();
+    const bool digits = !port.empty() && port.size() <= 5 &&
+                        std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits || std::stoul(std::string(port)) == 0 || std::stoul(std::string(port)) > 65535) {
       error = "the URL's port is not a number from 1 to 65535";
       return std::nullopt;
     }
