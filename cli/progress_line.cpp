@@ -28,7 +28,8 @@ ProgressLine::~ProgressLine() {
   }
   wake_.notify_all();
   ticker_.join();
-  std::fputs("\r\x1b[K", stderr);  // the report follows on a clean line
+  const std::string last = "\r\x1b[K" + text() + "\r\x1b[K";  // the final count, then a clean line
+  std::fputs(last.c_str(), stderr);
   std::fflush(stderr);
 }
 

@@ -10,8 +10,9 @@ PACKAGES="
   libgtest-dev libgmock-dev libbenchmark-dev
   libssl-dev
   clang-14 llvm-14 libclang-rt-14-dev
-  python3 python3-jsonschema
+  python3 python3-jsonschema python3-yaml
   curl zip unzip
+  nginx-light openssl
 "
 
 missing=""
