@@ -19,7 +19,8 @@ struct RemoteOptions {
   // A PEM file of certificates trusted besides the system store (--ca-file).
   std::string ca_file;
 
-  // Resolving, connecting and the TLS handshake, together (--connect-timeout).
+  // Connecting, and again the TLS handshake (--connect-timeout). Name lookups are the system
+  // resolver's (getaddrinfo), with its own timeouts; IP literals are not looked up.
   Millis connect_timeout{10'000};
   // Longest wait for any one read or write once connected (--read-timeout): a stalled server
   // is given up on after this.
