@@ -50,14 +50,18 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
     if (name == "tokenizer.json") md.has_tokenizer_json = true;
     if (!name.ends_with(".safetensors") && !name.ends_with(".gguf")) continue;
     CheckedFile checked = check_file(p.string(), limits, format, budget);
-    if (checked.report && checked.report->format == Format::safetensors)
-      md.weights.push_back(inventory_of(name, *checked.report));
-    else if (name.ends_with(".safetensors"))
-      md.weights.push_back(FileInventory{name, false, {}, {}});  // unreadable: invalid here
+    add_weights(md, name, checked);
     out.push_back(std::move(checked));
   }
   CheckedFile directory{dir, std::nullopt, std::nullopt, tensorgate::check_model_directory(md, limits)};
   out.push_back(std::move(directory));
+}
+
+void add_weights(ModelDirectory& md, const std::string& name, const CheckedFile& checked) {
+  if (checked.report && checked.report->format == Format::safetensors)
+    md.weights.push_back(inventory_of(name, *checked.report));
+  else if (name.ends_with(".safetensors"))
+    md.weights.push_back(FileInventory{name, false, {}, {}});  // unreadable: invalid here
 }
 
 }  // namespace tensorgate::cli

@@ -14,4 +14,9 @@ namespace tensorgate::cli {
 void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out,
                            MemoryBudget* budget = nullptr);
 
+// Adds a checked weights file to the directory's inventory by its name there: a safetensors
+// report's tensors, or an invalid entry for a .safetensors file that could not be read (the
+// remote repository check shares this with the local one).
+void add_weights(ModelDirectory& md, const std::string& name, const CheckedFile& checked);
+
 }  // namespace tensorgate::cli

@@ -13,6 +13,7 @@ PACKAGES="
   python3 python3-jsonschema python3-yaml
   chromium chromium-driver python3-selenium
   curl zip unzip
+  nginx-light openssl
   pre-commit systemd
 "
 # pre-commit, systemd (systemd-analyze, not a running systemd), python3-yaml: tests/deploy/.

@@ -25,6 +25,9 @@ struct CheckedFile {
   std::optional<std::string> error;
   std::optional<DirectoryReport> directory = std::nullopt;
   std::optional<AuditReport> audit = std::nullopt;
+  // A remote check's bytes off the network: every response for this entry (heads, bodies,
+  // redirects, retries). Unset for local files.
+  std::optional<std::uint64_t> bytes_transferred = std::nullopt;
 };
 
 struct ReportOptions {

@@ -184,6 +184,7 @@ void write_json_report(std::span<const CheckedFile> files, const ReportOptions& 
       w.null();
       w.field("error", f.error.value_or("unknown error"));
     }
+    if (f.bytes_transferred) w.field("bytes_transferred", *f.bytes_transferred);
     w.end_object();
   }
   w.end_array();
