@@ -48,6 +48,7 @@ def parse_args():
     p.add_argument("--budget", type=int, default=1 << 30, help="the server's memory budget, bytes")
     p.add_argument("--allowance-mib", type=float, default=soak_checks.ALLOWANCE_MIB,
                    help="peak RSS may pass the budget by this much (bench/soak/README.md)")
+    p.add_argument("--serve-binary", help="the tensorgate that serves (e.g. a TSan build); default: the build's")
     p.add_argument("--threads", type=int, default=2, help="server event-loop threads")
     p.add_argument("--server-arg", action="append", default=[], help="one more `tensorgate serve` argument")
     p.add_argument("--cli-arg", action="append", default=[], help="one more `tensorgate check` argument")
@@ -140,7 +141,7 @@ def run(args, tg, load, tmp):
         len(small), len(worst), sum(os.path.getsize(p) for p in worst) / 1e6, time.monotonic() - t0),
         file=sys.stderr)
 
-    server = soak_server.Server(tg, args.budget, args.threads, args.server_arg, os.path.join(tmp, "serve.log"))
+    server = soak_server.Server(args.serve_binary or tg, args.budget, args.threads, args.server_arg, os.path.join(tmp, "serve.log"))
     try:
         idle_fds, idle_rss = server.fd_count(), server.rss_kib()
         prober = Prober(server.port, timeout=10)

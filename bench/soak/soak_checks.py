@@ -175,19 +175,23 @@ class Result:
         obs = self.tally["observed"]
         answers = sum(n for route in obs.values() for n in route.values())
         unobs = sum(n for route in self.tally["unobserved"].values() for n in route.values())
-        capacity = sum(self.tally["capacity"].values())
+        capacity = ", ".join("%s %d" % kv for kv in sorted(self.tally["capacity"].items())) or "none"
         lost = sum(self.tally["problems"].values())
-        small = self.tally["small_upload_latency"]
+        small, worst = self.tally["small_upload_latency"], self.tally["worst_upload_latency"]
         clients = sum(self.tally["clients"].values())
-        return ("soak: %.0f s, %d clients, %d answers read (%d valid, %d invalid, %d of them early; %d capacity), "
-                "%d unread (%d stalls, %d resets, %d slowloris, %d never read), %d lost or changed; "
-                "livez %d probes, max %.0f ms; peak RSS %.0f MiB (idle %.0f, budget %.0f + %.0f), budget held max %.0f MiB; "
-                "fds %d idle, %d after (max %d); metrics %s; %.2f GB uploaded; small uploads p50 %.1f ms, p99 %.1f ms"
+        slow = sum(1 for t in livez_latencies if t > 1)
+        return ("soak: %.0f s, %d clients, %d answers read (%d valid, %d invalid, %d of them early, %d of worst-case "
+                "files; capacity: %s), %d unread (%d stalls, %d resets, %d slowloris, %d never read), "
+                "%d lost or changed; livez %d probes, max %.0f ms, %d over 1 s; peak RSS %.0f MiB (idle %.0f, "
+                "budget %.0f + %.0f), budget held max %.0f MiB; fds %d idle, %d after (max %d); metrics %s; "
+                "%.2f GB uploaded; small uploads p50 %.1f ms, p99 %.1f ms; worst p50 %.0f ms, max %.0f ms"
                 % (self.tally["seconds"], clients, answers, c("verdicts_valid"), c("verdicts_invalid"),
-                   c("reports_compared_early"), capacity, unobs, c("stalls_cut") + c("stalls_closed_by_us"),
-                   c("resets"), c("slowloris_cut") + c("slowloris_closed_by_us"),
+                   c("reports_compared_early"), worst.get("count", 0), capacity, unobs,
+                   c("stalls_cut") + c("stalls_closed_by_us"), c("resets"),
+                   c("slowloris_cut") + c("slowloris_closed_by_us"),
                    c("noread_closed_by_server") + c("noread_closed_by_us"), lost,
-                   len(livez_latencies), 1000 * max(livez_latencies or [0]), peak_kib / 1024, idle_kib / 1024,
-                   args.budget / 2**20, args.allowance_mib, max_budget / 2**20, idle_fds, end_fds, max_fds,
-                   "add up" if self.metrics_ok else "DO NOT add up", c("body_bytes_offered") / 1e9,
-                   small.get("p50_ms", 0), small.get("p99_ms", 0)))
+                   len(livez_latencies), 1000 * max(livez_latencies or [0]), slow, peak_kib / 1024,
+                   idle_kib / 1024, args.budget / 2**20, args.allowance_mib, max_budget / 2**20, idle_fds,
+                   end_fds, max_fds, "add up" if self.metrics_ok else "DO NOT add up",
+                   c("body_bytes_offered") / 1e9, small.get("p50_ms", 0), small.get("p99_ms", 0),
+                   worst.get("p50_ms", 0), worst.get("max_ms", 0)))
