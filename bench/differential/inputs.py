@@ -136,9 +136,11 @@ def _tile(entries):
     for e in entries.values():
         if not isinstance(e, dict) or not isinstance(e.get("shape"), list) or not isinstance(e.get("dtype"), str) or e["dtype"] not in DTYPE_BITS:
             continue
+        if not all(isinstance(d, int) and d >= 0 for d in e["shape"]):
+            continue
         n = 1
         for d in e["shape"]:
-            n *= d if isinstance(d, int) else 1
+            n *= d
         size = (n * DTYPE_BITS[e["dtype"]] + 7) // 8
         e["data_offsets"] = [at, at + size]
         at += size
