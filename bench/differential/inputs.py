@@ -232,6 +232,7 @@ def mutated(inputs, count, seed):
         rng = random.Random("%d:%s" % (seed, inp.label))
         for _ in range(count):
             data, how = mutate(rng, inp)
+            how = how if len(how) <= 60 else how[:57] + "..."
             out.append(Input("%s ~ %s" % (inp.label, how), inp.format, data, inp.needs_data))
     return out
 

@@ -144,14 +144,21 @@ bool upload_once(Run& run, Conn& c, const UploadPlan& p, Rng& rng) {
   }
   std::uint64_t body = 0;
   for (const auto part : parts) body += part.size();
-  const SendResult sent = c.send(parts, deadline);
   run.tally.add("body_bytes_offered", body);
+  SendResult sent;
+  Response r;
+  for (;;) {
+    sent = c.send_rest(parts, deadline);
+    if (sent != SendResult::answered) break;
+    r = c.read_response(deadline);  // an early answer, or a 100 Continue that came late
+    if (r.status != 100) break;
+  }
   if (sent == SendResult::failed) {
     run.tally.observed("/v1/validate", 0);
     run.tally.problem("send-failed", describe(p));
     return false;
   }
-  const Response r = read_final(c, deadline);
+  if (sent == SendResult::sent) r = read_final(c, deadline);
   judge_upload(run, p, r);
   return sent == SendResult::sent && r.keep_alive;
 }

@@ -108,10 +108,17 @@ Conn::~Conn() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-SendResult Conn::send(const std::vector<std::string_view>& parts, Clock::time_point deadline,
-                      bool stop_on_answer) {
+SendResult Conn::send_rest(std::vector<std::string_view>& parts, Clock::time_point deadline,
+                           bool stop_on_answer) {
   const short events = stop_on_answer ? (POLLIN | POLLOUT) : POLLOUT;
-  for (std::string_view part : parts) {
+  std::size_t done = 0;
+  struct Consume {  // drops the parts sent, whatever way the loop ends
+    std::vector<std::string_view>& parts;
+    std::size_t& done;
+    ~Consume() { parts.erase(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(done)); }
+  } consume{parts, done};
+  for (; done < parts.size(); ++done) {
+    std::string_view& part = parts[done];
     while (!part.empty()) {
       pollfd p{fd_, events, 0};
       if (::poll(&p, 1, remaining_ms(deadline)) <= 0) return SendResult::failed;

@@ -44,8 +44,14 @@ class Conn {
   bool ok() const { return fd_ >= 0; }
   // Sends the parts in order; stops early when the server has something to say (unless
   // `stop_on_answer` is false: pipelined requests are answered while later ones go out).
-  SendResult send(const std::vector<std::string_view>& parts, Clock::time_point deadline,
-                  bool stop_on_answer = true);
+  SendResult send(std::vector<std::string_view> parts, Clock::time_point deadline,
+                  bool stop_on_answer = true) {
+    return send_rest(parts, deadline, stop_on_answer);
+  }
+  // The same, consuming `parts` as they go out: after `answered`, what is left can be sent on
+  // (the answer was a late 100 Continue).
+  SendResult send_rest(std::vector<std::string_view>& parts, Clock::time_point deadline,
+                       bool stop_on_answer = true);
   SendResult send(std::string_view bytes, Clock::time_point deadline, bool stop_on_answer = true) {
     return send(std::vector<std::string_view>{bytes}, deadline, stop_on_answer);
   }

@@ -118,6 +118,9 @@ std::vector<SoakFile> load_files(const std::string& list, const std::string& ten
     args.push_back("--no-tensors");
     const auto without = offline_reports(tensorgate, args, batch);
     for (std::size_t j = 0; j < batch.size(); ++j) {
+      for (const ReportDigest* d : {&with[j], &without[j]})
+        if (!d->fields.count("format") || !d->fields.count("valid") || !d->fields.count("findings"))
+          throw std::runtime_error("the offline report of " + batch[j]->path + " has no verdict");
       files[i + j].offline = with[j];
       files[i + j].offline_no_tensors = without[j];
     }

@@ -75,9 +75,44 @@ std::chrono::steady_clock::duration seconds(double s) {
   return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
 }
 
+// The comparison must be able to fail: a changed finding, a changed verdict and a missing field
+// are told apart from a report that only adds the service's fields, split anywhere.
+bool self_test() {
+  const std::string offline =
+      R"({"files":[{"path":"a","format":"gguf","valid":false,"findings":[{"rule":"GG1.magic","offset":0},)"
+      R"({"rule":"GG2.bool","offset":9}],"summary":{"m":"\u00e9\ud83d\ude00"},"error":null}]})";
+  const std::string same =
+      R"({"schema":"s","request_id":"r","format":"gguf","valid":false,"findings":[{"rule":"GG1.magic","offset":0},)"
+      R"({"rule":"GG2.bool","offset":9}],"summary":{"m":"\u00e9\ud83d\ude00"},"complete":true,"sha256":"ab"})";
+  auto digest = [](const std::string& text, soak::ReportLayout layout, std::size_t piece) {
+    soak::ReportDigester d(layout);
+    for (std::size_t i = 0; i < text.size(); i += piece) d.write(std::string_view(text).substr(i, piece));
+    d.finish();
+    return d.reports().size() == 1 ? d.reports().front() : soak::ReportDigest{};
+  };
+  const soak::ReportDigest want = digest(offline, soak::ReportLayout::cli, 1000);
+  bool ok = want.fields.size() == 6 && want.findings.size() == 2;
+  for (std::size_t piece = 1; piece < 16 && ok; ++piece)
+    ok = soak::compare_reports(want, digest(same, soak::ReportLayout::service, piece), false).empty();
+  auto differs = [&](const std::string& from, const std::string& to, bool partial) {
+    std::string changed = same;
+    changed.replace(changed.find(from), from.size(), to);
+    return !soak::compare_reports(want, digest(changed, soak::ReportLayout::service, 7), partial).empty();
+  };
+  ok = ok && differs(R"("offset":9)", R"("offset":8)", false) && differs("GG2.bool", "GG2.booL", true) &&
+       differs(R"("valid":false)", R"("valid":true)", true) && differs(R"("format":"gguf",)", "", false) &&
+       differs(R"(\u00e9)", R"(\u00e8)", false);
+  const soak::ReportDigest early = digest(same, soak::ReportLayout::service, 5);
+  ok = ok && early.sha256 == std::optional<std::string>("ab") && early.complete == true && early.valid == false;
+  std::fprintf(stderr, "soak_load: self-test %s\n", ok ? "passed" : "FAILED");
+  return ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string_view(argv[1]) == "--self-test") return self_test() ? 0 : 1;
+  if (!self_test()) return 1;
   Args args;
   soak::Run run;
   try {
