@@ -46,8 +46,8 @@ class Server:
             raise RuntimeError("tensorgate serve has none of " + ", ".join(BUDGET_OPTIONS))
         args = [tensorgate, "serve", "--listen", "127.0.0.1:0", "--threads", str(threads),
                 budget_option, str(budget)]
-        for option, value in SOAK_LIMITS.items():
-            if option in help_text:
+        for option, value in SOAK_LIMITS.items():  # --server-arg may set them otherwise
+            if option in help_text and option not in extra_args:
                 args += [option, str(value)]
         args += extra_args
         self.args = args
