@@ -52,6 +52,7 @@ struct UploadPlan {
   bool digest = true;
   bool put = false;
   bool close = false;  // Connection: close
+  std::string id;      // X-Request-Id: the server's log line of a lost request is found by it
 };
 
 UploadPlan random_plan(const SoakFile* file, Rng& rng);
@@ -66,6 +67,8 @@ void judge_upload(Run& run, const UploadPlan& plan, const Response& r);
 // Reads the final answer, skipping 1xx.
 Response read_final(Conn& c, Clock::time_point deadline);
 const SoakFile* pick(const std::vector<const SoakFile*>& pool, Rng& rng);
+// False (a problem counted, after a short pause) when the connection could not be made.
+bool connected(Run& run, const Conn& c);
 // Sends one upload on `c` and judges its answer; false when the connection cannot be reused.
 bool upload_once(Run& run, Conn& c, const UploadPlan& plan, Rng& rng);
 

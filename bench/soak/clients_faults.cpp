@@ -58,7 +58,7 @@ void stall_client(Run& run, Rng& rng) {
   while (Clock::now() < run.end && !run.small_valid.empty()) {
     Conn c(run.port);
     const UploadPlan p = fault_plan(pick(run.small_valid, rng), rng);
-    if (!c.ok() || !start_upload(run, c, p)) continue;
+    if (!connected(run, c) || !start_upload(run, c, p)) continue;
     std::vector<std::string> storage;
     const std::size_t part = between(rng, 0, p.file->bytes.size() / 2);
     if (c.send(offered(run, upload_body(p, rng, storage, part)), Clock::now() + run.request_timeout) != SendResult::sent) {
@@ -87,7 +87,7 @@ void reset_client(Run& run, Rng& rng) {
     Conn c(run.port);
     const bool worst = !run.worst_valid.empty() && between(rng, 0, 3) == 0;
     const UploadPlan p = fault_plan(pick(worst ? run.worst_valid : run.small_valid, rng), rng);
-    if (!c.ok() || !start_upload(run, c, p)) continue;
+    if (!connected(run, c) || !start_upload(run, c, p)) continue;
     std::vector<std::string> storage;
     const std::size_t part = between(rng, 0, p.file->bytes.size() * 7 / 10);
     const SendResult sent = c.send(offered(run, upload_body(p, rng, storage, part)), Clock::now() + run.request_timeout);
@@ -106,7 +106,7 @@ void reset_client(Run& run, Rng& rng) {
 void slowloris_client(Run& run, Rng&) {
   while (Clock::now() < run.end) {
     Conn c(run.port);
-    if (!c.ok()) continue;
+    if (!connected(run, c)) continue;
     const Clock::time_point deadline = Clock::now() + run.request_timeout;
     if (c.send("POST /v1/validate HTTP/1.1\r\nHost: soak\r\nX-Slow: ", deadline) != SendResult::sent)
       continue;
@@ -134,7 +134,7 @@ void slowloris_client(Run& run, Rng&) {
 void noread_client(Run& run, Rng& rng) {
   while (Clock::now() < run.end && !run.small.empty()) {
     Conn c(run.port);
-    if (!c.ok()) continue;
+    if (!connected(run, c)) continue;
     const bool worst = !run.worst.empty() && between(rng, 0, 1) == 0;
     UploadPlan p = random_plan(pick(worst ? run.worst : run.small, rng), rng);
     p.expect = false;
@@ -160,7 +160,7 @@ void noread_client(Run& run, Rng& rng) {
 void idle_client(Run& run, Rng&) {
   while (Clock::now() < run.end) {
     Conn c(run.port);
-    if (!c.ok()) continue;
+    if (!connected(run, c)) continue;
     if (c.wait_closed(wait_until(run), true)) run.tally.add("idle_cut");
     else run.tally.add("idle_closed_by_us");
   }

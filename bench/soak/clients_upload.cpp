@@ -1,6 +1,8 @@
 // The clients that expect answers: uploads (small and worst-case files) and pipelines.
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <thread>
 
 #include "clients.hpp"
 
@@ -18,12 +20,21 @@ std::string hex(std::size_t n) {
   return buf;
 }
 
+std::atomic<std::uint64_t> next_id{1};
+
 std::string describe(const UploadPlan& p) {
-  return p.file->name + (p.chunked ? " chunked" : " length") + (p.expect ? " expect" : "") +
+  return p.id + " " + p.file->name + (p.chunked ? " chunked" : " length") + (p.expect ? " expect" : "") +
          (p.tensors ? "" : " tensors=false") + (p.digest ? "" : " digest=none");
 }
 
 }  // namespace
+
+bool connected(Run& run, const Conn& c) {
+  if (c.ok()) return true;
+  run.tally.problem("connect", "the server refused a connection");
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  return false;
+}
 
 const SoakFile* pick(const std::vector<const SoakFile*>& pool, Rng& rng) {
   return pool.empty() ? nullptr : pool[between(rng, 0, pool.size() - 1)];
@@ -38,6 +49,7 @@ UploadPlan random_plan(const SoakFile* file, Rng& rng) {
   p.tensors = chance(rng, file->worst ? 0.3 : 0.7);
   p.digest = chance(rng, 0.8);
   p.put = chance(rng, 0.1);
+  p.id = "soak-" + std::to_string(next_id.fetch_add(1));
   return p;
 }
 
@@ -51,6 +63,7 @@ std::string upload_head(const UploadPlan& p) {
   else h += "Content-Length: " + std::to_string(p.file->bytes.size()) + "\r\n";
   if (p.expect) h += "Expect: 100-continue\r\n";
   if (p.close) h += "Connection: close\r\n";
+  if (!p.id.empty()) h += "X-Request-Id: " + p.id + "\r\n";
   return h + "\r\n";
 }
 
@@ -167,10 +180,7 @@ bool upload_once(Run& run, Conn& c, const UploadPlan& p, Rng& rng) {
 void upload_client(Run& run, const std::vector<const SoakFile*>& pool, Rng& rng) {
   while (Clock::now() < run.end && !pool.empty()) {
     Conn c(run.port);
-    if (!c.ok()) {
-      run.tally.problem("connect", "upload");
-      continue;
-    }
+    if (!connected(run, c)) continue;
     const std::size_t requests = between(rng, 1, 8);
     for (std::size_t i = 0; i < requests && Clock::now() < run.end; ++i) {
       UploadPlan p = random_plan(pick(pool, rng), rng);
@@ -185,7 +195,7 @@ void pipeline_client(Run& run, Rng& rng) {
   static constexpr std::string_view kGets[] = {"/livez", "/readyz", "/v1/rules"};
   while (Clock::now() < run.end) {
     Conn c(run.port);
-    if (!c.ok()) continue;
+    if (!connected(run, c)) continue;
     const std::size_t n = between(rng, 2, 6);
     std::vector<UploadPlan> plans(n);
     std::vector<std::string> storage, gets(n);

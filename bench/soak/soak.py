@@ -114,6 +114,20 @@ class Sampler(threading.Thread):
             self.stop.wait(0.05)
 
 
+def server_log_lines(path, ids):
+    """The server's access-log lines of the requests named in the problems, and its warnings."""
+    out = []
+    try:
+        with open(path) as f:
+            for line in f:
+                if any('"request_id":"%s"' % i in line for i in ids) or '"level":"warn"' in line \
+                        or not line.startswith("{"):
+                    out.append(line.rstrip()[:400])
+    except OSError:
+        pass
+    return out[:40]
+
+
 def main():
     args = parse_args()
     tg = os.path.join(args.build, "cli", "tensorgate")
@@ -186,6 +200,8 @@ def run(args, tg, load, tmp):
                               sampler.max_fds, sampler.max_budget_in_use))
     for failure in result.failures:
         print("soak: FAILED: " + failure, file=sys.stderr)
+    for line in server_log_lines(os.path.join(tmp, "serve.log"), result.request_ids()):
+        print("soak: server log: " + line, file=sys.stderr)
     return 1 if result.failures else 0
 
 

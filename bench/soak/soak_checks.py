@@ -87,6 +87,10 @@ class Result:
         self.failures = []
         self.metrics_ok = False
 
+    def request_ids(self):
+        """The X-Request-Id of every request a problem sample names."""
+        return sorted({w for s in self.tally["problem_samples"] for w in s.split() if w.startswith("soak-")})
+
     def counter(self, name):
         return self.tally["counters"].get(name, 0)
 
