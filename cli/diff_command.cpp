@@ -103,6 +103,13 @@ int run_diff(const std::vector<std::string>& args) {
   if (!old_input.error) gather_diff_input(o.paths[1], o.values, budget, new_input);
   for (const DiffInput* in : {&old_input, &new_input}) {
     if (!in->error) continue;
+    // The document still says what went wrong (its "error"), as the audit's does.
+    DiffReport failed;
+    failed.old_side.path = o.paths[0];
+    failed.new_side.path = o.paths[1];
+    failed.fail_on = options.fail_on;
+    failed.io_error = *in->error;
+    write(failed, o.format);
     std::fprintf(stderr, "tensorgate diff: %s\n", in->error->c_str());
     return kUsageOrIo;
   }

@@ -49,7 +49,7 @@ std::string findings_text(const DiffSideSummary& s, std::uint64_t max) {
 }
 
 std::string changes_text(const DiffReport& r, const DiffLimits& limits) {
-  std::size_t wk = 5, wn = 6, wo = 3, ww = 3;
+  std::size_t wk = 6, wn = 6, wo = 3, ww = 3;
   std::vector<std::array<std::string, 5>> rows;
   for (const TensorChange& c : r.changes) {
     rows.push_back({kinds_text(c.kinds), shown(change_name(c), limits.shown_name_bytes),

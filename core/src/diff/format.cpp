@@ -29,13 +29,13 @@ std::string kinds_text(ChangeSet kinds) {
 
 std::string values_text(const ValueDiff& v) {
   if (!v.compared) return "not compared: " + v.reason;
-  const std::string where = v.scope == "common-rows" ? " of the rows in common"
-                            : v.scope == "flattened" ? " (in element order)"
+  const std::string where = v.scope == "common-rows" ? "rows in common: "
+                            : v.scope == "flattened" ? "in element order: "
                                                      : "";
-  if (v.identical) return "identical" + where;
-  if (v.changed == 0) return "equal values" + where;
+  if (v.identical) return where + "identical";
+  if (v.changed == 0) return where + "equal values";
   const double fraction = v.elements ? static_cast<double>(v.changed) / static_cast<double>(v.elements) : 0;
-  std::string out = audit::general(100 * fraction, 3) + "% of " + commas(v.elements) + " elements changed" + where;
+  std::string out = where + audit::general(100 * fraction, 3) + "% of " + commas(v.elements) + " elements changed";
   if (v.max_abs && v.changed > v.nonfinite)
     out += ", largest difference " + audit::sci(*v.max_abs) + " (relative " + audit::sci(v.max_rel.value_or(0)) + ")";
   if (v.nonfinite) out += ", " + commas(v.nonfinite) + " non-finite";

@@ -120,16 +120,19 @@ void ValueComparator::run(const std::byte* o, const std::byte* n, std::uint64_t 
 // The common case of a fine-tuned tensor: one type, element by element on the raw bits.
 template <typename Load>
 void ValueComparator::run_same_float(const std::byte* o, const std::byte* n, std::uint64_t count) {
+  ChangeStats s = stats_;
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::uint64_t a = Load::bits(o + i * Load::size), b = Load::bits(n + i * Load::size);
-    if (a != b) note(Load::value(a), Load::value(b));
+    if (a != b) s.note(Load::value(a), Load::value(b));
   }
+  stats_ = s;
 }
 
 void ValueComparator::run_decoded(const std::byte* o, const std::byte* n, std::uint64_t count) {
   double x[kBatch], y[kBatch];
   const bool raw = same_ && old_.block == 1;  // one encoding of whole elements: bits decide
   const unsigned size = scalar_size(old_.kind);
+  ChangeStats s = stats_;
   for (std::uint64_t at = 0; at < count; at += kBatch) {
     const std::uint64_t m = std::min(kBatch, count - at);
     const std::byte* po = o + at / old_.block * old_.block_bytes;
@@ -139,15 +142,16 @@ void ValueComparator::run_decoded(const std::byte* o, const std::byte* n, std::u
     decode(new_, pn, m, y);
     for (std::uint64_t i = 0; i < m; ++i) {
       const bool differ = raw ? std::memcmp(po + i * size, pn + i * size, size) != 0 : !same_value(x[i], y[i]);
-      if (differ) note(x[i], y[i]);
+      if (differ) s.note(x[i], y[i]);
     }
   }
+  stats_ = s;
 }
 
 void ValueComparator::run_opaque(const std::byte* o, const std::byte* n, std::uint64_t count) {
   const std::size_t bytes = old_.block_bytes;
   for (std::uint64_t b = 0; b < count / old_.block; ++b)
-    if (std::memcmp(o + b * bytes, n + b * bytes, bytes) != 0) changed_ += old_.block;
+    if (std::memcmp(o + b * bytes, n + b * bytes, bytes) != 0) stats_.changed += old_.block;
 }
 
 ValueDiff ValueComparator::result() const {
@@ -156,11 +160,11 @@ ValueDiff ValueComparator::result() const {
   v.scope = "all";
   v.identical = same_ && !bytes_differ_;
   v.elements = elements_;
-  v.changed = changed_;
-  v.nonfinite = nonfinite_;
+  v.changed = stats_.changed;
+  v.nonfinite = stats_.nonfinite;
   if (old_.kind != ElementKind::opaque) {
-    v.max_abs = max_abs_;
-    v.max_rel = max_rel_;
+    v.max_abs = stats_.max_abs;
+    v.max_rel = stats_.max_rel;
   }
   return v;
 }

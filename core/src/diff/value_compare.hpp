@@ -17,6 +17,24 @@ namespace tensorgate::detail::diff {
 // Whether two encodings can be compared: the same one, or both decoded.
 bool comparable(const Encoding& a, const Encoding& b);
 
+// The running statistics of the changed elements. Kept in locals while a piece is compared:
+// as members they would be stored on every element (std::byte pointers alias everything).
+struct ChangeStats {
+  std::uint64_t changed = 0, nonfinite = 0;
+  double max_abs = 0, max_rel = 0;
+  void note(double x, double y) {
+    ++changed;
+    const double a = std::fabs(y - x);  // NaN or infinite when either side is, or on overflow
+    if (!(a <= 1.7976931348623157e308)) {
+      ++nonfinite;
+      return;
+    }
+    if (a > max_abs) max_abs = a;
+    const double ax = std::fabs(x);
+    if (a > max_rel * ax && ax != 0) max_rel = a / ax;  // a division only when the maximum grows
+  }
+};
+
 class ValueComparator {
  public:
   ValueComparator(const Encoding& old_enc, const Encoding& new_enc);
@@ -28,28 +46,14 @@ class ValueComparator {
  private:
   void run_decoded(const std::byte* o, const std::byte* n, std::uint64_t count);
   void run_opaque(const std::byte* o, const std::byte* n, std::uint64_t count);
-  void note(double x, double y) {
-    ++changed_;
-    const double d = y - x;
-    if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(d)) {
-      ++nonfinite_;
-      return;
-    }
-    const double a = d < 0 ? -d : d;
-    if (a > max_abs_) max_abs_ = a;
-    if (x != 0) {
-      const double r = a / (x < 0 ? -x : x);
-      if (r > max_rel_) max_rel_ = r;
-    }
-  }
   template <typename Load>
   void run_same_float(const std::byte* o, const std::byte* n, std::uint64_t count);
 
   Encoding old_, new_;
   bool same_;
   bool bytes_differ_ = false;
-  std::uint64_t elements_ = 0, changed_ = 0, nonfinite_ = 0;
-  double max_abs_ = 0, max_rel_ = 0;
+  std::uint64_t elements_ = 0;
+  ChangeStats stats_;
 };
 
 }  // namespace tensorgate::detail::diff
