@@ -4,11 +4,16 @@
 // (0 or 1), --fail-on, the exit status, and the changes the JSON report must list
 // ("name:kind+kind", a rename "old>new:renamed", space-separated, in the report's order).
 //
-// usage: write_diff_pairs OUT_DIR
+// With --seeds, writes instead one diff_fuzzer seed per pair of single files (fuzz/diff_fuzzer.cpp:
+// u8 values flag, u16 config A length, config A, u16 config B length, config B, u32 file A
+// length, file A, file B).
+//
+// usage: write_diff_pairs [--seeds] OUT_DIR
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <set>
 #include <string>
 
 #include "conversion_builder.hpp"
@@ -38,6 +43,23 @@ struct Case {
   std::string name, old_path, new_path, values, fail_on, status, changes;
 };
 
+std::string le(std::uint64_t v, unsigned bytes) {
+  std::string out;
+  for (unsigned i = 0; i < bytes; ++i) out += static_cast<char>((v >> (8 * i)) & 0xff);
+  return out;
+}
+
+// A seed of diff_fuzzer: the two configs and the two files, with and without --values.
+void write_seeds(const fs::path& dir, const std::string& name, const Files& a, const Files& b, const std::string& file_a,
+                 const std::string& file_b) {
+  const auto config = [](const Files& f) { return f.count("config.json") ? f.at("config.json") : std::string(); };
+  for (const char values : {'\0', '\1'}) {
+    const std::string seed = std::string(1, values) + le(config(a).size(), 2) + config(a) + le(config(b).size(), 2) + config(b) +
+                             le(a.at(file_a).size(), 4) + a.at(file_a) + b.at(file_b);
+    write(dir / (name + (values ? "-values" : "-headers")), seed);
+  }
+}
+
 // The five norms as llama.cpp names them, widened to F32: the converted pair's only changes.
 std::string converted_changes() {
   std::vector<std::string> rows;
@@ -55,17 +77,24 @@ std::string converted_changes() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fputs("usage: write_diff_pairs OUT_DIR\n", stderr);
+  const bool seeds = argc == 3 && std::string(argv[1]) == "--seeds";
+  if (argc != 2 && !seeds) {
+    std::fputs("usage: write_diff_pairs [--seeds] OUT_DIR\n", stderr);
     return 2;
   }
-  const fs::path out = argv[1];
+  const fs::path out = argv[argc - 1];
   const TinyLlama m;
   const auto base = make_checkpoint(m);
   const Files old_files = source_files(m, base);
   std::vector<Case> cases;
+  std::set<std::string> seeded;
   const auto pair = [&](const std::string& name, const Files& new_files, const std::string& values, const std::string& fail_on,
                         const std::string& status, const std::string& changes) {
+    if (seeds) {  // one seed pair per distinct NEW
+      if (new_files.count("model.safetensors") && seeded.insert(new_files.at("model.safetensors")).second)
+        write_seeds(out, name, old_files, new_files, "model.safetensors", "model.safetensors");
+      return;
+    }
     write_dir(out / name / "old", old_files);
     write_dir(out / name / "new", new_files);
     cases.push_back({name, name + "/old", name + "/new", values, fail_on, status, changes});
@@ -102,15 +131,21 @@ int main(int argc, char** argv) {
   removed.erase(removed.begin() + 3);  // model.layers.0.self_attn.v_proj.weight
   pair("removed", source_files(m, removed), "0", "removed", "1", "model.layers.0.self_attn.v_proj.weight:removed");
 
+  Files broken = old_files;
+  broken["model.safetensors"].resize(broken["model.safetensors"].size() - 5);
+  pair("invalid-new", broken, "1", "", "1", "");
+
   // A converted pair: the model directory and its GGUF, through the audit's name map.
+  if (seeds) {
+    const Files gguf{{"model.gguf", convert(m, base).build()}};
+    write_seeds(out, "converted", old_files, gguf, "model.safetensors", "model.gguf");
+    write_seeds(out, "converted-back", gguf, old_files, "model.gguf", "model.safetensors");
+    return 0;
+  }
   write_dir(out / "converted" / "old", old_files);
   write(out / "converted" / "model.gguf", convert(m, base).build());
   cases.push_back({"converted", "converted/old", "converted/model.gguf", "1", "shape,values,removed", "0", converted_changes()});
   cases.push_back({"converted-dtype-gate", "converted/old", "converted/model.gguf", "0", "dtype", "1", converted_changes()});
-
-  Files broken = old_files;
-  broken["model.safetensors"].resize(broken["model.safetensors"].size() - 5);
-  pair("invalid-new", broken, "1", "", "1", "");
 
   std::ofstream manifest(out / "MANIFEST.tsv");
   for (const Case& c : cases)
