@@ -1,6 +1,7 @@
 // The diff for people: a headline, the totals before and after, one line per changed tensor,
 // the metadata and config keys, and the gate.
 #include <algorithm>
+#include <array>
 
 #include "common/printable.hpp"
 #include "format.hpp"
