@@ -27,6 +27,31 @@ struct AuditLimits {
   std::uint64_t max_head_dim = 1ull << 16;
 };
 
+// Bounds of `tensorgate diff` (docs/diff.md).
+struct DiffLimits {
+  // Each side's read buffer for --values (tensor pairs and content hashes): the diff's memory is
+  // two of these plus one record per tensor. Values below 64 KiB are raised to it (a block of
+  // every ggml type must fit), as for the audit.
+  std::uint64_t chunk_bytes = 4ull << 20;
+  // Row pieces gathered into one read when q/k rows are permuted (a safetensors/GGUF pair).
+  std::uint32_t max_pieces = 4096;
+  // Renames by name pattern look at names of at most this many bytes and dot-separated
+  // components (real names are under 200 bytes and 10 components); longer names are only
+  // matched exactly. Bounds the keys made per name (one per component).
+  std::uint64_t max_pattern_name_bytes = 1024;
+  std::uint32_t max_pattern_components = 16;
+  // Renames by name pattern are looked for only when at most this many tensors of each side
+  // are unmatched (a real change renames dozens; the keys cost ~300 bytes per tensor). Past
+  // it the report says the search was skipped.
+  std::uint64_t max_pattern_tensors = 65536;
+  // --format markdown: the whole summary stays under this many bytes (GitHub refuses comments
+  // past 65,536 characters; the rest leaves a CI job room for its own words). Rows past it are
+  // counted, not written: the JSON report has them all.
+  std::uint64_t markdown_max_bytes = 60'000;
+  // --format markdown and text: a name or value is shown with at most this many bytes.
+  std::uint64_t shown_name_bytes = 200;
+};
+
 // What a report may echo of a file (docs/report.schema.json, "truncated"): no report grows with
 // one hostile value. A longer string is cut at a UTF-8 boundary, and the cut is stated with the
 // full value's length and SHA-256, so a hub can still compare it.
@@ -90,6 +115,7 @@ struct Limits {
   // --- model directories and the conversion audit -----------------------------------------------
   DirectoryLimits directory{};
   AuditLimits audit{};
+  DiffLimits diff{};
   ReportLimits report{};
 };
 
