@@ -28,7 +28,8 @@ std::optional<std::string> read_small(const fs::path& path, std::uint64_t limit,
 
 }  // namespace
 
-void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out) {
+void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out,
+                           MemoryBudget* budget) {
   ModelDirectory md;
   const Limits limits;
   std::vector<fs::path> files;
@@ -55,19 +56,23 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
       continue;
     }
     if (!name.ends_with(".safetensors") && !name.ends_with(".gguf")) continue;
-    CheckedFile checked = check_file(p.string(), limits, format);
-    if (checked.report && checked.report->format == Format::safetensors)
-      md.weights.push_back(inventory_of(name, *checked.report));
-    else if (name.ends_with(".safetensors"))
-      md.weights.push_back(FileInventory{name, false, {}, {}});  // unreadable: invalid here
-    else if (checked.report)
-      md.gguf.push_back(gguf_facts_of(name, *checked.report));
-    else
-      md.gguf.push_back(GgufFileFacts{name, false, {}, {}, {}, {}, {}, {}});  // unreadable: invalid here
+    CheckedFile checked = check_file(p.string(), limits, format, budget);
+    add_weights(md, name, checked);
     out.push_back(std::move(checked));
   }
   CheckedFile directory{dir, std::nullopt, std::nullopt, tensorgate::check_model_directory(md, limits)};
   out.push_back(std::move(directory));
+}
+
+void add_weights(ModelDirectory& md, const std::string& name, const CheckedFile& checked) {
+  if (checked.report && checked.report->format == Format::safetensors)
+    md.weights.push_back(inventory_of(name, *checked.report));
+  else if (name.ends_with(".safetensors"))
+    md.weights.push_back(FileInventory{name, false, {}, {}});  // unreadable: invalid here
+  else if (checked.report)
+    md.gguf.push_back(gguf_facts_of(name, *checked.report));
+  else if (name.ends_with(".gguf"))
+    md.gguf.push_back(GgufFileFacts{name, false, {}, {}, {}, {}, {}, {}});  // unreadable: invalid here
 }
 
 }  // namespace tensorgate::cli

@@ -5,29 +5,28 @@
 #include <map>
 #include <set>
 
-#include "tensorgate/model_dir.hpp"
-
 namespace tensorgate::cli {
 
-// Per directory: the GGUF files given that are named as shards or carry split metadata (a
-// renamed shard is GS.name). Two or more make a check; each prefix is a set of its own.
-void check_given_split_sets(std::vector<CheckedFile>& files, const std::vector<bool>& given, const Limits& limits) {
-  namespace fs = std::filesystem;
+std::optional<GivenShard> given_shard(const CheckedFile& file) {
+  if (!file.report || file.report->format != Format::gguf) return std::nullopt;
+  const std::string name = std::filesystem::path(file.path).filename().string();
+  GgufFileFacts facts = gguf_facts_of(name, *file.report);
+  const bool split = parse_split_name(name) || (facts.split_count && *facts.split_count > 1) ||
+                     (facts.split_no && *facts.split_no > 0);
+  if (!split) return std::nullopt;
+  return GivenShard{file.path, std::move(facts)};
+}
+
+// Per directory: two or more shards make a check; each prefix is a set of its own.
+void check_given_split_sets(const std::vector<GivenShard>& shards, const Limits& limits, std::vector<CheckedFile>& out) {
   struct Group {
     std::vector<GgufFileFacts> facts;
     std::set<std::string> names;  // a file given twice counts once
   };
   std::map<std::string, Group> groups;  // by directory, sorted
-  for (std::size_t i = 0; i < files.size() && i < given.size(); ++i) {
-    if (!given[i] || !files[i].report || files[i].report->format != Format::gguf) continue;
-    const fs::path path(files[i].path);
-    const std::string name = path.filename().string();
-    GgufFileFacts facts = gguf_facts_of(name, *files[i].report);
-    const bool split = parse_split_name(name) || (facts.split_count && *facts.split_count > 1) ||
-                       (facts.split_no && *facts.split_no > 0);
-    if (!split) continue;
-    Group& g = groups[path.parent_path().string()];
-    if (g.names.insert(name).second) g.facts.push_back(std::move(facts));
+  for (const GivenShard& s : shards) {
+    Group& g = groups[std::filesystem::path(s.path).parent_path().string()];
+    if (g.names.insert(s.facts.name).second) g.facts.push_back(s.facts);
   }
   for (auto& [dir, g] : groups) {
     if (g.facts.size() < 2) continue;
@@ -40,7 +39,7 @@ void check_given_split_sets(std::vector<CheckedFile>& files, const std::vector<b
     }
     CheckedFile entry{(dir.empty() ? "" : dir + "/") + pattern, std::nullopt, std::nullopt};
     entry.directory = std::move(report);
-    files.push_back(std::move(entry));
+    out.push_back(std::move(entry));
   }
 }
 

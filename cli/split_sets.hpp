@@ -3,14 +3,27 @@
 // of one directory given together that are named as shards or carry split metadata are also
 // checked as sets. One entry per directory, path "<dir>/<prefix>-*-of-MMMMM.gguf" (or
 // "<dir>/*.gguf" for several sets), in the report shape of a model directory.
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "tensorgate/model_dir.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate::cli {
 
-// `files` holds the checked files in command-line order; `given` tells which of them were
-// given as files (not found in a model directory). The set entries are appended.
-void check_given_split_sets(std::vector<CheckedFile>& files, const std::vector<bool>& given, const Limits& limits);
+// A file given by itself (not found in a model directory) that may be a shard: its path and the
+// facts the set checks need, taken while its report still holds its tensor inventory.
+struct GivenShard {
+  std::string path;
+  GgufFileFacts facts;
+};
+
+// The facts of `file` when it is a GGUF report named as a shard or with split metadata (a
+// renamed shard is GS.name); nothing otherwise.
+std::optional<GivenShard> given_shard(const CheckedFile& file);
+
+// Appends the set entries of `shards` (in command-line order) to `out`.
+void check_given_split_sets(const std::vector<GivenShard>& shards, const Limits& limits, std::vector<CheckedFile>& out);
 
 }  // namespace tensorgate::cli

@@ -38,6 +38,14 @@ class Validator {
   virtual std::uint64_t bytes_wanted() const = 0;
   virtual Progress skip(std::uint64_t count) = 0;
 
+  // Whether feeding `size` more bytes completes a step whose cost grows with the input (the
+  // safetensors header parse of a large header): a caller with threads may run that feed off
+  // its event loop. Advice only; the result is the same wherever it runs.
+  virtual bool completes_heavy_step(std::uint64_t size) const {
+    (void)size;
+    return false;
+  }
+
   // The report of what is established so far, without end-of-input checks (early answers).
   virtual Report snapshot() const = 0;
   // The input has ended: apply end-of-input checks and return the final report.

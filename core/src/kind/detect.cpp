@@ -36,6 +36,10 @@ class AutoValidator final : public Validator {
     return delegate_ ? delegate_->skip(count) : Progress::need_more;
   }
 
+  bool completes_heavy_step(std::uint64_t size) const override {
+    return delegate_ && delegate_->completes_heavy_step(size);
+  }
+
   Report snapshot() const override {
     if (delegate_) return delegate_->snapshot();
     auto tentative = make_safetensors_validator(limits_);
