@@ -129,7 +129,7 @@ class Planner {
   // The slot's final entries; tensor tables go now unless the report shows them.
   void complete(Slot& slot, Slot files) {
     for (CheckedFile& f : files) {
-      if (!settings_.keep_tensors && f.report && f.report->safetensors) f.report->safetensors->tensors.reset();
+      if (!settings_.keep_tensors && f.report && f.report->safetensors) f.report->safetensors->drop_tensors();
       if (!settings_.keep_tensors && f.report && f.report->gguf) f.report->gguf->tensors.reset();
       if (settings_.progress && !f.directory) settings_.progress->file_done(f.bytes_transferred.value_or(0));
     }

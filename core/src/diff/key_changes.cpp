@@ -37,7 +37,10 @@ std::string scalar_text(const GgufScalar& s) {
 
 void add_metadata(const Report& r, Keys& keys) {
   if (r.safetensors)
-    for (const auto& [k, v] : r.safetensors->metadata) keys.emplace(k, json_string(v));
+    for (std::size_t i = 0; i < r.safetensors->metadata_size(); ++i) {
+      const auto [k, v] = r.safetensors->metadata(i);
+      keys.emplace(std::string(k), json_string(v));
+    }
   if (!r.gguf) return;
   for (const GgufScalar& s : r.gguf->scalars) keys.emplace(s.key, scalar_text(s));
   if (r.gguf->vocab_size) keys.emplace("tokenizer.ggml.tokens", "[" + std::to_string(*r.gguf->vocab_size) + " tokens]");
