@@ -142,12 +142,12 @@ class Planner {
     return slots_.emplace_back();
   }
 
-  // The slot's final entries; GGUF tensor tables go now unless the report shows them (a file
-  // given by itself first keeps what the split-set checks need). A safetensors table stays: the
-  // summary's metadata map is read from it (--no-tensors still writes the metadata).
+  // The slot's final entries; tensor tables go now unless the report shows them (a file given
+  // by itself first keeps what the split-set checks need).
   void complete(Planned& slot, Slot files, bool given_file = false) {
     if (given_file && files.size() == 1) slot.shard = given_shard(files.front());
     for (CheckedFile& f : files) {
+      if (!settings_.keep_tensors && f.report && f.report->safetensors) f.report->safetensors->drop_tensors();
       if (!settings_.keep_tensors && f.report && f.report->gguf) f.report->gguf->tensors.reset();
       if (settings_.progress && !f.directory) settings_.progress->file_done(f.bytes_transferred.value_or(0));
     }
