@@ -56,7 +56,7 @@ bool parse(const std::vector<std::string>& args, CheckOptions& o) {
   check_output_options(o.output);
   if (o.fail_on != "error" && o.fail_on != "warning")
     throw po::error("--fail-on must be error or warning");
-  if (!parse_format_choice(o.input_format)) throw po::error("--input-format must be auto, safetensors or gguf");
+  if (!parse_format_choice(o.input_format)) throw po::error("--input-format must be auto, safetensors, gguf, pickle, zip or npy");
   if (o.paths.empty()) throw po::error("no PATH given");
   return true;
 }

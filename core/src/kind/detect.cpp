@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "tensorgate/gguf.hpp"
+#include "tensorgate/pickle.hpp"
 
 namespace tensorgate {
 namespace {
@@ -72,6 +73,7 @@ std::optional<FormatChoice> parse_format_choice(std::string_view text) {
   if (text == "auto") return FormatChoice::auto_detect;
   if (text == "safetensors") return FormatChoice::safetensors;
   if (text == "gguf") return FormatChoice::gguf;
+  if (text == "pickle") return FormatChoice::pickle;
   return std::nullopt;
 }
 
@@ -79,6 +81,7 @@ std::string_view format_choice_name(FormatChoice choice) {
   switch (choice) {
     case FormatChoice::safetensors: return "safetensors";
     case FormatChoice::gguf: return "gguf";
+    case FormatChoice::pickle: return "pickle";
     case FormatChoice::auto_detect: break;
   }
   return "auto";
@@ -90,6 +93,7 @@ std::unique_ptr<Validator> make_validator(FormatChoice choice, std::string_view 
   switch (choice) {
     case FormatChoice::safetensors: return make_safetensors_validator(limits, budget);
     case FormatChoice::gguf: return make_gguf_validator(limits, budget);
+    case FormatChoice::pickle: return make_pickle_validator(limits, budget);
     case FormatChoice::auto_detect: break;
   }
   return std::make_unique<AutoValidator>(limits, budget);
