@@ -47,7 +47,7 @@ struct TorchTensor {
   std::string name;
   std::string storage_class = "FloatStorage";
   std::vector<std::uint64_t> shape;
-  std::string key;  // the storage key; empty: the tensor's index
+  std::string key = {};  // the storage key; empty: the tensor's index
 };
 
 // The data.pkl of a torch.save archive, or the data pickle of the legacy stream: an

@@ -65,7 +65,8 @@ void Scanner::exec_build() {
   m_.pop();  // the state
   const Value& inst = m_.top();
   check_mutation(inst, "BUILD");
-  if (inst.kind == Kind::object && inst.ref != kNoRef) ++globals_[inst.ref].calls;  // its __setstate__
+  // Its __setstate__: counted against the global whose call made it.
+  if ((inst.kind == Kind::object || inst.kind == Kind::dict) && inst.ref != kNoRef) ++globals_[inst.ref].calls;
 }
 
 // ('storage', torch.<Type>Storage, key, location, numel[, view metadata]): what torch.save's
@@ -117,7 +118,7 @@ Value Scanner::call_result(const Value& callable, const Value& args) {
     }
     return object;
   }
-  if (g.module == "collections") return {Kind::dict};  // OrderedDict, Counter
+  if (g.module == "collections") return {Kind::dict, 0, callable.ref, 0};  // OrderedDict, Counter
   if (g.module == "torch" && g.name == "Size") return n >= 1 && items[0].kind == Kind::tuple ? items[0] : object;
   if (g.module == "builtins" && (g.name == "set" || g.name == "frozenset")) return {Kind::set};
   return object;
