@@ -12,7 +12,7 @@
 
 namespace tensorgate {
 
-enum class FormatChoice : unsigned char { auto_detect, safetensors, gguf, pickle };
+enum class FormatChoice : unsigned char { auto_detect, safetensors, gguf, pickle, zip, npy };
 
 // "auto", "safetensors" or "gguf"; nothing for anything else.
 std::optional<FormatChoice> parse_format_choice(std::string_view text);

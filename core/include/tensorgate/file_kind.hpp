@@ -2,10 +2,13 @@
 // What a file is when it is no safetensors, GGUF, pickle or zip (docs/rules.md, family FK):
 // a Git LFS pointer, a NumPy .npy file, or content of no model format. Report holds these.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "tensorgate/limits.hpp"
+#include "tensorgate/memory_budget.hpp"
 #include "tensorgate/pickle.hpp"
 
 namespace tensorgate {
@@ -29,5 +32,7 @@ struct NpySummary {
   bool object = false;                   // descr "|O": the data is a pickle (PK rules)
   std::optional<PickleSummary> pickle;   // that pickle's summary
 };
+
+std::unique_ptr<Validator> make_npy_validator(const Limits& limits = {}, MemoryBudget* budget = nullptr);
 
 }  // namespace tensorgate

@@ -54,6 +54,7 @@ struct PickleStorage {
   std::string dtype;
   std::uint64_t numel = 0;
   std::string location;  // "cpu", "cuda:0", ...
+  std::uint64_t bytes = 0;  // numel times the dtype's size; 0 when the dtype is unknown
 };
 
 // What the scan of a pickle stream established. Lists are bounded (Limits::pickle); what is

@@ -7,6 +7,7 @@
 
 #include "tensorgate/gguf.hpp"
 #include "tensorgate/pickle.hpp"
+#include "tensorgate/zip.hpp"
 
 namespace tensorgate {
 namespace {
@@ -74,6 +75,8 @@ std::optional<FormatChoice> parse_format_choice(std::string_view text) {
   if (text == "safetensors") return FormatChoice::safetensors;
   if (text == "gguf") return FormatChoice::gguf;
   if (text == "pickle") return FormatChoice::pickle;
+  if (text == "zip") return FormatChoice::zip;
+  if (text == "npy") return FormatChoice::npy;
   return std::nullopt;
 }
 
@@ -82,6 +85,8 @@ std::string_view format_choice_name(FormatChoice choice) {
     case FormatChoice::safetensors: return "safetensors";
     case FormatChoice::gguf: return "gguf";
     case FormatChoice::pickle: return "pickle";
+    case FormatChoice::zip: return "zip";
+    case FormatChoice::npy: return "npy";
     case FormatChoice::auto_detect: break;
   }
   return "auto";
@@ -94,6 +99,8 @@ std::unique_ptr<Validator> make_validator(FormatChoice choice, std::string_view 
     case FormatChoice::safetensors: return make_safetensors_validator(limits, budget);
     case FormatChoice::gguf: return make_gguf_validator(limits, budget);
     case FormatChoice::pickle: return make_pickle_validator(limits, budget);
+    case FormatChoice::zip: return make_zip_validator(limits, budget);
+    case FormatChoice::npy: return make_npy_validator(limits, budget);
     case FormatChoice::auto_detect: break;
   }
   return std::make_unique<AutoValidator>(limits, budget);

@@ -84,8 +84,10 @@ void Scanner::exec_binpersid() {
       result.ref = it->second;
     } else if (storages_.size() < limits_.max_storages) {
       result.ref = static_cast<std::uint32_t>(storages_.size());
-      storages_.push_back(PickleStorage{key, dtype ? std::string(dtype->name) : std::string("unknown"), items[4].num,
-                                        std::string(m_.text(items[3]).value_or(""))});
+      const std::uint64_t numel = items[4].num;
+      const std::uint64_t bytes = dtype && !(items[4].flags & kBig) && numel <= UINT64_MAX / dtype->bytes ? numel * dtype->bytes : 0;
+      storages_.push_back(PickleStorage{key, dtype ? std::string(dtype->name) : std::string("unknown"), numel,
+                                        std::string(m_.text(items[3]).value_or("")), bytes});
       storage_elem_.push_back(dtype ? dtype->bytes : 0);
       storage_index_.emplace(key, result.ref);
       summary_memory_ += key.size() * 2 + sizeof(PickleStorage) + 48;

@@ -70,6 +70,7 @@ void write_pickle_summary(JsonWriter& w, const PickleSummary& s, const ReportOpt
     w.field("dtype", st.dtype);
     w.field("numel", st.numel);
     w.field("location", st.location);
+    w.field("bytes", st.bytes);
     w.end_object();
   }
   w.end_array();
