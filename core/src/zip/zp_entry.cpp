@@ -12,6 +12,7 @@ namespace tensorgate::detail::zip {
 void ZipWalker::start_data() {
   state_ = St::data;
   consumed_ = 0;
+  entry_over_ = false;
   const std::string_view name = name_of(cur_);
   const bool stored = cur_.method == 0;
   content_.start(name, stored ? cur_.data_start : cur_.offset, stored, cur_.method == 8);
@@ -19,7 +20,6 @@ void ZipWalker::start_data() {
     mode_ = Mode::deflate;
     inflater_.reset();
     inflate_failed_ = false;
-    entry_over_ = false;
     left_ = sizes_known_ ? declared_compressed_ : UINT64_MAX;
     return;
   }
