@@ -52,13 +52,21 @@ CheckedFile check_file(const std::string& path, const Limits& limits, FormatChoi
   // Not value-initialized: zeroing 1 MiB would touch every page even for a 100-byte file.
   const auto buffer = std::make_unique_for_overwrite<std::byte[]>(kChunk);
   std::uint64_t consumed = 0;
+  bool tail = false;  // reading the last bytes, which the validator looks at after a skip
   for (;;) {
-    if (regular && validator->bytes_wanted() == 0) {
-      if (size > consumed) validator->skip(size - consumed);
-      break;
+    if (regular && !tail && validator->bytes_wanted() == 0) {
+      // Skip what is only counted, but for the last bytes the validator still looks at.
+      const std::uint64_t keep = std::min(validator->tail_wanted(), size - std::min(size, consumed));
+      if (size - keep > consumed) {
+        validator->skip(size - keep - consumed);
+        if (keep && ::lseek(fd.get(), static_cast<off_t>(size - keep), SEEK_SET) < 0) return io_error(path, "cannot seek");
+        consumed = size - keep;
+      }
+      if (keep == 0) break;
+      tail = true;
     }
     std::size_t want = kChunk;
-    if (regular) want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, validator->bytes_wanted()));
+    if (regular && !tail) want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, validator->bytes_wanted()));
     const ssize_t n = ::read(fd.get(), buffer.get(), want);
     if (n < 0) {
       if (errno == EINTR) continue;

@@ -67,10 +67,13 @@ TEST(ServiceValidate, TruncatedDataIs422AfterTheWholeBody) {
   EXPECT_EQ(r.header("connection"), "");  // the body was read: the connection stays usable
 }
 
-TEST(ServiceValidate, EmptyBodyIs422TooShort) {
+TEST(ServiceValidate, EmptyBodyIs422Empty) {
   TestServer s;
-  const HttpResponse r = upload(s.port(), "");
+  HttpResponse r = upload(s.port(), "");
   ASSERT_EQ(r.status, 422u);
+  EXPECT_EQ(obj(r).at("findings").as_array().at(0).as_object().at("rule"), "FK.empty");
+  EXPECT_EQ(obj(r).at("format"), "empty");
+  r = upload(s.port(), "", "format=safetensors");  // forced: the format's own verdict
   EXPECT_EQ(obj(r).at("findings").as_array().at(0).as_object().at("rule"), "ST1.too-short");
 }
 

@@ -22,7 +22,9 @@ tensorgate::Report skipping(const ValidatorFactory& make, std::string_view bytes
     v->feed(bytes.substr(at, n));
     at += n;
   }
-  if (at < bytes.size()) v->skip(bytes.size() - at);
+  const std::size_t tail = static_cast<std::size_t>(std::min<std::uint64_t>(v->tail_wanted(), bytes.size() - at));
+  if (at + tail < bytes.size()) v->skip(bytes.size() - at - tail);
+  if (tail) v->feed(bytes.substr(bytes.size() - tail));
   return v->finish();
 }
 

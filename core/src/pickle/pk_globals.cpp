@@ -34,10 +34,30 @@ std::string_view kind_name(Kind k) {
   return "value";
 }
 
+bool identifier_path(std::string_view s) {
+  if (s.empty()) return false;
+  bool start = true;
+  for (const char c : s) {
+    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+    if (c == '.') {
+      if (start) return false;
+      start = true;
+    } else if (alpha || (!start && c >= '0' && c <= '9')) {
+      start = false;
+    } else {
+      return false;
+    }
+  }
+  return !start;
+}
+
 }  // namespace
 
 Value Scanner::import_global(std::string_view module, std::string_view name, std::string_view how) {
   ++globals_seen_;
+  if (identifier_path(module) && identifier_path(name)) {
+    if (importable_++ == 0) first_importable_ = std::string(module) + "." + std::string(name);
+  }
   NormalisedGlobal n = normalise_global(module, name);
   std::string path = n.module + "." + n.name;
   std::uint32_t index = kNoRef;

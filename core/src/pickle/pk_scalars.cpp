@@ -114,7 +114,7 @@ void Scanner::exec_line(std::uint8_t o, std::string_view kept, std::uint64_t len
       return;
     }
     case op::PERSID:
-      if (!line_ascii_) return malformed(Rule::pk_argument, at_op() + "'s persistent id is not ASCII");
+      if (!line_ascii_) return malformed(Rule::pk_argument, "the persistent id of " + at_op() + " is not ASCII");
       push({Kind::persistent});  // persistent_load(pid): whatever the loader's hook returns
       return;
     default: return;

@@ -63,6 +63,10 @@ class Scanner {
   const std::optional<Aborted>& aborted() const { return aborted_; }
   std::uint64_t position() const { return pos_; }
   std::uint64_t globals_seen() const { return globals_seen_; }
+  // Imports whose module and name are Python dotted identifiers (what an import can find):
+  // the polyglot probe counts these, not stray text read as GLOBAL lines.
+  std::uint64_t importable_globals() const { return importable_; }
+  const std::string& first_importable() const { return first_importable_; }
   PickleSummary summary() const;
 
  private:
@@ -163,7 +167,9 @@ class Scanner {
   std::vector<PickleGlobal> globals_;
   boost::unordered_flat_map<std::string, std::uint32_t, StringHash> global_index_;
   std::uint64_t globals_dropped_ = 0;
-  std::uint64_t globals_seen_ = 0;  // imports of any global (the polyglot probe asks)
+  std::uint64_t globals_seen_ = 0;  // imports of any global
+  std::uint64_t importable_ = 0;
+  std::string first_importable_;
 
   // Tensors and storages the pickle shows.
   struct TensorInfo {

@@ -5,6 +5,7 @@
 
 #include "audit/audit_writers.hpp"
 #include "common/printable.hpp"
+#include "report/kinds_text.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate {
@@ -101,6 +102,7 @@ std::string headline(const CheckedFile& f, Style st) {
     if (s.layers) line += " " + plural(*s.layers, "layer");
   }
   if (r.gguf) line += gguf_facts(*r.gguf);
+  line += detail::kind_facts(r);
   if (r.canonical) line += *r.canonical ? ", canonical" : ", not canonical";
   return line;
 }
