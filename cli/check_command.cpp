@@ -29,10 +29,12 @@ struct CheckOptions {
 const char* const kUsage =
     "usage: tensorgate check [--format text|json|sarif] [--fail-on error|warning]\n"
     "                        [--color auto|always|never] [--no-tensors]\n"
-    "                        [--input-format auto|safetensors|gguf] PATH...\n"
-    "Validates safetensors and GGUF files; a directory is walked for *.safetensors and *.gguf;\n"
-    "- reads standard input. --input-format auto (the default) takes a file as GGUF when it starts\n"
-    "with the magic GGUF or its name ends in .gguf, and as safetensors otherwise.\n"
+    "                        [--input-format auto|safetensors|gguf|pickle|zip|npy] PATH...\n"
+    "Validates model files: safetensors, GGUF, pickles and PyTorch checkpoints, zips, NumPy .npy.\n"
+    "A directory is walked and every regular file looked at: model files are checked, a model\n"
+    "directory as a whole; - reads standard input. --input-format auto (the default) lets the\n"
+    "content decide (a name that says otherwise is FK.extension); Git LFS pointers, empty files\n"
+    "and content of no model format are errors (FK.lfs-pointer, FK.empty, FK.unknown).\n"
     "Exit status: 0 all valid, 1 something invalid, 2 usage or I/O error, 3 nothing checkable found.\n";
 
 bool parse(const std::vector<std::string>& args, CheckOptions& o) {
@@ -40,7 +42,7 @@ bool parse(const std::vector<std::string>& args, CheckOptions& o) {
   named.add_options()
       ("help,h", "show this help")
       ("fail-on", po::value(&o.fail_on), "error or warning")
-      ("input-format", po::value(&o.input_format), "auto, safetensors or gguf")
+      ("input-format", po::value(&o.input_format), "auto, safetensors, gguf, pickle, zip or npy")
       ("no-tensors", po::bool_switch(&o.no_tensors), "leave the tensor inventory out of JSON")
       ("path", po::value(&o.paths), "file or directory");
   add_output_options(named, o.output);
@@ -94,7 +96,7 @@ int run_check(const std::vector<std::string>& args) {
   }
   std::vector<CheckedFile> files;
   const FormatChoice input_format = *parse_format_choice(o.input_format);
-  for (InputItem& item : expand_inputs(o.paths, {".safetensors", ".gguf"})) {
+  for (InputItem& item : expand_inputs(o.paths)) {
     if (item.error) {
       files.push_back(CheckedFile{item.path, std::nullopt, *item.error});
     } else if (item.model_directory) {

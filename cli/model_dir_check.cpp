@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "file_check.hpp"
+#include "file_kind.hpp"
 
 namespace tensorgate::cli {
 namespace fs = std::filesystem;
@@ -46,13 +47,19 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
     md.file_names.push_back(name);
     if (name == "config.json") md.config_json = read_small(p, limits.directory.max_json_bytes, out);
     if (name == "model.safetensors.index.json") md.index_json = read_small(p, limits.directory.max_json_bytes, out);
+    if (name == "pytorch_model.bin.index.json") md.bin_index_json = read_small(p, limits.directory.max_json_bytes, out);
     if (name == "tokenizer.json") md.has_tokenizer_json = true;
-    if (!name.ends_with(".safetensors") && !name.ends_with(".gguf")) continue;
+    // Every regular file by its content: model files are checked, the rest listed as no weights.
+    const DetectedKind kind = sniff_file(p).value_or(DetectedKind{Format::unknown, "a file that cannot be read"});
+    if (!is_checked_file(name, kind.format)) {
+      md.other_files.push_back(OtherFile{name, kind.format, kind.looks_like});
+      continue;
+    }
     CheckedFile checked = check_file(p.string(), limits, format);
-    if (checked.report && checked.report->format == Format::safetensors)
+    if (checked.report)
       md.weights.push_back(inventory_of(name, *checked.report));
-    else if (name.ends_with(".safetensors"))
-      md.weights.push_back(FileInventory{name, false, {}, {}});  // unreadable: invalid here
+    else  // unreadable: invalid here, its own entry says why
+      md.weights.push_back(FileInventory{name, false, kind.format, {}, {}});
     out.push_back(std::move(checked));
   }
   CheckedFile directory{dir, std::nullopt, std::nullopt, tensorgate::check_model_directory(md, limits)};

@@ -39,8 +39,27 @@ class DirContext {
   FindingList findings_;
 };
 
+// A sharded checkpoint: its index and the kind of file its shards are.
+struct ShardSet {
+  std::string_view index_name;   // "model.safetensors.index.json", "pytorch_model.bin.index.json"
+  const std::string* index_json;
+  std::string_view extension;    // ".safetensors", ".bin"
+  std::string_view kind;         // for messages: "safetensors file", "torch checkpoint"
+  bool torch;                    // shards are pickles or zips, not safetensors
+};
 // SH: the index against the shards. Sets model_files to the shards it names that exist.
-void check_shards(DirContext& ctx);
+void check_shards(DirContext& ctx, const ShardSet& set);
+
+// dir_weights.cpp: which files make the model (MD.no-weights, MD.invalid-file, the shard set),
+// and whether the directory needs a config.json (GGUF-only and torch-checkpoint-only
+// directories do not).
+void check_weights(DirContext& ctx);
+bool needs_config(const ModelDirectory& dir);
+bool is_torch_format(Format f);
+bool is_model_format(Format f);  // safetensors, GGUF, pickle, zip, NumPy
+
+// kinds_inventory.cpp: a torch checkpoint's state dict (or a GGUF, without tensors) as an inventory.
+FileInventory checkpoint_inventory(std::string name, const Report& report);
 // AR: the tensor inventory against config.json.
 void check_architecture(DirContext& ctx);
 // TL and MD's tokenizer rule, where config.json declares a tl_arch.

@@ -24,7 +24,7 @@ namespace {
 
 void check_config(DirContext& ctx) {
   if (!ctx.dir().config_json) {
-    ctx.add(Rule::md_config_missing, "the directory has no config.json");
+    if (needs_config(ctx.dir())) ctx.add(Rule::md_config_missing, "the directory has no config.json");
     return;
   }
   JsonDoc doc = parse_json_object(*ctx.dir().config_json, ctx.limits());
@@ -33,19 +33,6 @@ void check_config(DirContext& ctx) {
     return;
   }
   ctx.config = std::move(doc.object);
-}
-
-void check_files(DirContext& ctx) {
-  const bool single = ctx.weights_file("model.safetensors") != nullptr;
-  if (!single && !ctx.dir().index_json)
-    ctx.add(Rule::md_no_weights, "neither model.safetensors nor model.safetensors.index.json is present");
-  for (const auto& f : ctx.dir().weights)
-    if (!f.valid) ctx.add(Rule::md_invalid_file, f.name + " is not a valid safetensors file (its own report says why)");
-  if (ctx.dir().index_json) {
-    check_shards(ctx);
-  } else if (single) {
-    ctx.model_files.push_back(ctx.weights_file("model.safetensors"));
-  }
 }
 
 void summarize(DirContext& ctx) {
@@ -62,6 +49,8 @@ void summarize(DirContext& ctx) {
     }
   }
   s.parameters_by_dtype.assign(by_dtype.begin(), by_dtype.end());
+  if (!ctx.model_files.empty()) s.weights_format = std::string(format_name(ctx.model_files.front()->format));
+  s.other_files = ctx.dir().other_files;
   if (!s.sharded) s.weight_map_size = ctx.model_files.empty() ? 0 : ctx.model_files.front()->tensors.size();
   if (!s.sharded) s.shard_count = ctx.model_files.size();
 }
@@ -72,7 +61,7 @@ void summarize(DirContext& ctx) {
 DirectoryReport check_model_directory(const ModelDirectory& dir, const Limits& limits) {
   detail::DirContext ctx(dir, limits);
   detail::check_config(ctx);
-  detail::check_files(ctx);
+  detail::check_weights(ctx);
   if (ctx.config) {
     detail::check_tinyllm_directory(ctx);
     detail::check_architecture(ctx);
@@ -87,7 +76,8 @@ DirectoryReport check_model_directory(const ModelDirectory& dir, const Limits& l
 }
 
 bool is_model_directory(const std::vector<std::string>& names) {
-  for (const char* marker : {"config.json", "model.safetensors", "model.safetensors.index.json"})
+  for (const char* marker : {"config.json", "model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
+                             "pytorch_model.bin.index.json"})
     if (std::find(names.begin(), names.end(), marker) != names.end()) return true;
   return false;
 }

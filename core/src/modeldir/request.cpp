@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 
 #include "modeldir/json_doc.hpp"
+#include "modeldir/request_kinds.hpp"
 #include "tensorgate/model_dir.hpp"
 
 namespace tensorgate {
@@ -67,6 +68,7 @@ CheckModelResult check_model_request(std::string_view request_json, const Limits
   const boost::json::object& req = *doc.object;
   const auto* config = req.if_contains("config");
   const auto* index = req.if_contains("index");
+  const auto* bin_index = req.if_contains("bin_index");
   const auto* files = req.if_contains("files");
   const auto* others = req.if_contains("other_files");
   if (!files || !files->is_object()) {
@@ -76,18 +78,29 @@ CheckModelResult check_model_request(std::string_view request_json, const Limits
   ModelDirectory dir;
   if (config && !config->is_null()) dir.config_json = boost::json::serialize(*config);
   if (index && !index->is_null()) dir.index_json = boost::json::serialize(*index);
+  if (bin_index && !bin_index->is_null()) dir.bin_index_json = boost::json::serialize(*bin_index);
   if (dir.config_json) dir.file_names.push_back("config.json");
   if (dir.index_json) dir.file_names.push_back("model.safetensors.index.json");
+  if (dir.bin_index_json) dir.file_names.push_back("pytorch_model.bin.index.json");
   if (others && others->is_array()) {
     for (const auto& n : others->as_array()) {
       if (!n.is_string()) continue;
       dir.file_names.emplace_back(n.as_string());
+      dir.other_files.push_back(OtherFile{std::string(n.as_string()), Format::unknown, "not sent to the service"});
       dir.has_tokenizer_json = dir.has_tokenizer_json || n.as_string() == "tokenizer.json";
     }
   }
   for (const auto& [name, report] : files->as_object()) {
     dir.file_names.emplace_back(name);
-    if (!std::string_view(name).ends_with(".safetensors")) continue;
+    if (!std::string_view(name).ends_with(".safetensors")) {
+      std::string error;
+      if (auto inv = detail::checkpoint_from_report(std::string(name), report, error)) dir.weights.push_back(std::move(*inv));
+      if (!error.empty()) {
+        result.error = std::move(error);
+        return result;
+      }
+      continue;
+    }
     FileInventory inv;
     if (auto err = read_inventory(std::string(name), report, inv)) {
       result.error = std::move(*err);

@@ -141,6 +141,7 @@ void write_text_report(std::span<const CheckedFile> files, const ReportOptions& 
       if (x.offset) offset_width = std::max(offset_width, std::to_string(*x.offset).size() + 1);
     }
     for (const Finding& x : *findings) sink(finding_line(x, id_width, offset_width, st) + "\n");
+    if (f.directory) sink(detail::other_files_line(f.directory->summary));
     if (f.report && f.report->findings_dropped)
       sink("  ... and " + plural(f.report->findings_dropped, "more finding") + "\n");
   }
