@@ -92,7 +92,9 @@ CheckModelResult check_model_request(std::string_view request_json, const Limits
   }
   for (const auto& [name, report] : files->as_object()) {
     dir.file_names.emplace_back(name);
-    if (!std::string_view(name).ends_with(".safetensors")) {
+    const auto* format = report.is_object() ? report.as_object().if_contains("format") : nullptr;
+    const bool safetensors = format ? *format == "safetensors" : std::string_view(name).ends_with(".safetensors");
+    if (!safetensors) {  // the content decides: a torch checkpoint, GGUF, or a file of no model format
       std::string error;
       if (auto inv = detail::checkpoint_from_report(std::string(name), report, error)) dir.weights.push_back(std::move(*inv));
       if (!error.empty()) {

@@ -2,6 +2,7 @@
 // (its summary's tensors) or zip (its PyTorch archive's data.pkl) shows, read back from JSON.
 #include <boost/json.hpp>
 
+#include "modeldir/dir_context.hpp"
 #include "modeldir/request_kinds.hpp"
 
 namespace tensorgate::detail {
@@ -35,6 +36,13 @@ const boost::json::array* pickle_tensors(const boost::json::object& summary, con
   return nullptr;
 }
 
+std::optional<Format> format_named(std::string_view text) {
+  for (Format f : {Format::safetensors, Format::gguf, Format::pickle, Format::zip, Format::npy, Format::lfs_pointer,
+                   Format::empty, Format::unknown})
+    if (format_name(f) == text) return f;
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<FileInventory> checkpoint_from_report(const std::string& name, const boost::json::value& report,
@@ -42,17 +50,23 @@ std::optional<FileInventory> checkpoint_from_report(const std::string& name, con
   const auto* r = report.if_object();
   const auto* format = r ? r->if_contains("format") : nullptr;
   const auto* valid = r ? r->if_contains("valid") : nullptr;
-  if (!format || !format->is_string() || !valid || !valid->is_bool()) return std::nullopt;
+  if (!format || !format->is_string() || !valid || !valid->is_bool()) {
+    error = report_error(name);
+    return std::nullopt;
+  }
   FileInventory inv;
   inv.name = name;
   inv.valid = valid->as_bool();
-  const std::string_view f = format->as_string();
-  if (f == "pickle") inv.format = Format::pickle;
-  else if (f == "zip") inv.format = Format::zip;
-  else if (f == "gguf") inv.format = Format::gguf;
-  else return std::nullopt;  // not a model file: listed with the others
+  const auto known = format_named(format->as_string());
+  if (!known) {
+    error = report_error(name);
+    return std::nullopt;
+  }
+  // A file the hub sent as a model file is one, whatever its content (an LFS pointer or an HTML
+  // page under a weight's name is an invalid one, as the CLI's walk has it).
+  inv.format = *known;
   const auto* summary = r->if_contains("summary");
-  if (inv.format == Format::gguf || !summary || !summary->is_object()) return inv;
+  if (!is_torch_format(inv.format) || !summary || !summary->is_object()) return inv;
   const boost::json::array* tensors = pickle_tensors(summary->as_object(), *r);
   if (!tensors) {
     if (inv.format == Format::pickle) error = report_error(name);
