@@ -1,7 +1,9 @@
-# tensorgate: the HTTP validation service in a container.
+# tensorgate in a container: the HTTP validation service, and the gate for model files.
 #   docker build --network=host -t tensorgate .
-#   docker run --rm --network=host tensorgate            # listens on 0.0.0.0:8080
+#   docker run --rm --network=host tensorgate            # serve, listening on 0.0.0.0:8080
+#   docker run --rm -v "$PWD:/data:ro" tensorgate check /data
 # Limits are flags of `tensorgate serve` (docs/service.md); append them to `docker run`.
+# deploy/docker/entrypoint.sh decides: no arguments or flags serve, a command runs that command.
 
 # --- build: a release build of the one binary, from Debian 12's packages --------------------
 FROM debian:bookworm AS build
@@ -23,18 +25,34 @@ RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release \
 # --- run: the binary, its shared libraries and a user without privileges ---------------------
 # Boost and OpenSSL are linked statically (CMakeLists.txt); spdlog and fmt ship no static library.
 FROM debian:bookworm
+# OCI annotations (https://specs.opencontainers.org/image-spec/annotations/); set the build's
+# version, revision and time with --build-arg.
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+ARG CREATED=unknown
+LABEL org.opencontainers.image.title="tensorgate" \
+      org.opencontainers.image.description="Validates untrusted model files (safetensors, GGUF): an HTTP service and a CLI gate" \
+      org.opencontainers.image.source="https://github.com/tensorgate/tensorgate" \
+      org.opencontainers.image.documentation="https://github.com/tensorgate/tensorgate/blob/main/docs/deploy.md" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}" \
+      org.opencontainers.image.base.name="docker.io/library/debian:bookworm"
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       libspdlog1.10 libfmt9 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --no-create-home --uid 10001 --shell /usr/sbin/nologin tensorgate
 COPY --from=build /build/cli/tensorgate /usr/local/bin/tensorgate
+COPY deploy/docker/entrypoint.sh /usr/local/bin/tensorgate-entrypoint
 USER tensorgate
+# `docker run -v "$PWD:/data" tensorgate check .` reports paths relative to the mount.
+WORKDIR /data
 EXPOSE 8080
 # bash's /dev/tcp keeps curl out of the image.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /livez HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3 && head -n 1 <&3 | grep -q ' 200 '"]
-# SIGTERM drains (docs/service.md); exec form makes tensorgate PID 1's child-free process.
+# SIGTERM drains (docs/service.md); the entry point execs tensorgate, so it is PID 1 itself.
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["/usr/local/bin/tensorgate", "serve"]
-CMD ["--listen", "0.0.0.0:8080"]
+ENTRYPOINT ["/usr/local/bin/tensorgate-entrypoint"]
+CMD ["serve", "--listen", "0.0.0.0:8080"]

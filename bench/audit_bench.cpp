@@ -20,43 +20,19 @@
 #include <string>
 #include <vector>
 
+#include "bench_pair.hpp"
 #include "conversion_builder.hpp"
 #include "file_check.hpp"
 #include "file_source.hpp"
 #include "tensorgate/audit.hpp"
-#include "tensorgate/safetensors/writer.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using tgtest::TinyLlama;
 
-std::uint64_t splitmix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
-// Element `i` of source tensor `t`: a BF16 weight of magnitude 2^-8..2^-6, either sign.
-std::uint16_t element(std::uint64_t t, std::uint64_t i) {
-  return static_cast<std::uint16_t>((splitmix(t << 40 ^ i) & 0x80ff) | 0x3b80);
-}
-
-class Fd {
- public:
-  explicit Fd(const fs::path& p, int flags) : fd_(::open(p.c_str(), flags | O_CLOEXEC, 0644)) {
-    if (fd_ < 0) throw std::runtime_error("cannot open " + p.string());
-  }
-  ~Fd() { ::close(fd_); }
-  void write_at(std::uint64_t at, const void* data, std::size_t n) const {
-    if (::pwrite(fd_, data, n, static_cast<off_t>(at)) != static_cast<ssize_t>(n)) throw std::runtime_error("pwrite");
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using tgbench::element;
+using tgbench::Fd;
 
 struct Pair {
   fs::path dir, src, gguf;
@@ -66,42 +42,6 @@ struct Pair {
     if (!dir.empty()) fs::remove_all(dir, ec);
   }
 };
-
-TinyLlama bench_model(std::uint64_t layers) {
-  TinyLlama m;  // TinyLlama-1.1B's shapes
-  m.layers = layers;
-  m.heads = 32;
-  m.kv_heads = 4;
-  m.head_dim = 64;
-  m.hidden = 2048;
-  m.intermediate = 5632;
-  m.vocab = 32000;
-  return m;
-}
-
-// model.safetensors: the canonical writer's header; data in its order (all BF16: by name).
-void write_source(const TinyLlama& m, const fs::path& path) {
-  auto shapes = tgtest::checkpoint_shapes(m);
-  std::vector<tensorgate::TensorSpec> specs;
-  for (const auto& [name, shape] : shapes) specs.push_back({name, tensorgate::Dtype::BF16, shape, {}});
-  std::uint64_t data_length = 0;
-  const auto header = tensorgate::write_safetensors_header(specs, {{"format", "pt"}}, data_length);
-  const Fd fd(path, O_WRONLY | O_CREAT | O_TRUNC);
-  fd.write_at(0, header.bytes.data(), header.bytes.size());
-  std::vector<std::size_t> order(shapes.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return shapes[a].first < shapes[b].first; });
-  std::uint64_t at = header.bytes.size();
-  std::vector<std::uint16_t> buf;
-  for (const std::size_t t : order) {
-    std::uint64_t n = 1;
-    for (const auto d : shapes[t].second) n *= d;
-    buf.resize(n);
-    for (std::uint64_t i = 0; i < n; ++i) buf[i] = element(t, i);
-    fd.write_at(at, buf.data(), n * 2);
-    at += n * 2;
-  }
-}
 
 // The GGUF as the converter writes it: q/k rows permuted, norms widened, rope_freqs generated.
 void write_gguf(const TinyLlama& m, const fs::path& path) {
@@ -146,11 +86,11 @@ void make_pair(std::uint64_t layers) {
   fs::create_directories(g_pair->dir / "src");
   g_pair->src = g_pair->dir / "src";
   g_pair->gguf = g_pair->dir / "model.gguf";
-  const TinyLlama m = bench_model(layers);
+  const TinyLlama m = tgbench::bench_model(layers);
   std::FILE* config = std::fopen((g_pair->src / "config.json").c_str(), "w");
   std::fputs(m.config_json().c_str(), config);
   std::fclose(config);
-  write_source(m, g_pair->src / "model.safetensors");
+  tgbench::write_source(m, g_pair->src / "model.safetensors");
   write_gguf(m, g_pair->gguf);
   g_pair->bytes = fs::file_size(g_pair->src / "model.safetensors") + fs::file_size(g_pair->gguf);
 }

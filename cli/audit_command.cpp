@@ -63,17 +63,6 @@ struct Gathered {
   std::optional<std::string> error;
 };
 
-// config.json by its fixed name (never a name from the index), at most one byte over the limit
-// so that an oversized file is refused by the parser with its size.
-std::optional<std::string> read_config(const fs::path& path, std::uint64_t limit) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return std::nullopt;
-  std::string text(static_cast<std::size_t>(limit + 1), '\0');
-  text.resize(std::fread(text.data(), 1, text.size(), f));
-  std::fclose(f);
-  return text;
-}
-
 Gathered gather(const std::string& src, const std::string& gguf_path, const Limits& limits) {
   Gathered g;
   std::error_code ec;
@@ -85,7 +74,7 @@ Gathered gather(const std::string& src, const std::string& gguf_path, const Limi
   for (const CheckedFile& f : g.source_files)
     if (f.error) g.error = f.path + ": " + *f.error;
   if (fs::is_regular_file(fs::path(src) / "config.json", ec))
-    g.config_json = read_config(fs::path(src) / "config.json", limits.directory.max_json_bytes);
+    g.config_json = read_small_file((fs::path(src) / "config.json").string(), limits.directory.max_json_bytes);
   g.gguf = check_file(gguf_path, limits, FormatChoice::gguf);
   if (g.gguf.error) g.error = *g.gguf.error;  // reported under the GGUF's own path
   return g;

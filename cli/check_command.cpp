@@ -3,13 +3,14 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
-#include <iostream>
+#include <optional>
 
-#include "file_check.hpp"
-#include "inputs.hpp"
-#include "model_dir_check.hpp"
+#include "check_runner.hpp"
+#include "entry_list.hpp"
+#include "remote_flags.hpp"
 #include "report_output.hpp"
 #include "tensorgate/report_writers.hpp"
 
@@ -23,29 +24,57 @@ struct CheckOptions {
   std::string fail_on = "error";
   std::string input_format = "auto";
   bool no_tensors = false;
+  std::uint64_t memory_budget = kDefaultCliMemoryBudget;
+  std::string memory_budget_text;
   std::vector<std::string> paths;
+  std::string list;
+  std::string shard;
+  unsigned jobs = 4;
+  bool no_progress = false;
+  RemoteFlags remote;
 };
 
 const char* const kUsage =
-    "usage: tensorgate check [--format text|json|sarif] [--fail-on error|warning]\n"
+    "usage: tensorgate check [--format text|json|sarif] [--fail-on error|warning|none]\n"
     "                        [--color auto|always|never] [--no-tensors]\n"
-    "                        [--input-format auto|safetensors|gguf|pickle|zip|npy] PATH...\n"
+    "                        [--input-format auto|safetensors|gguf|pickle|zip|npy]\n"
+    "                        [--memory-budget BYTES]\n"
+    "                        [--jobs N]\n"
+    "                        [--list FILE] [--shard K/N] [--no-progress]\n"
+    "                        [--header 'NAME: VALUE']... [--ca-file FILE]\n"
+    "                        [--connect-timeout S] [--read-timeout S] [--retries N]\n"
+    "                        PATH|URL...\n"
     "Validates model files: safetensors, GGUF, pickles and PyTorch checkpoints, zips, NumPy .npy.\n"
     "A directory is walked and every regular file looked at: model files are checked, a model\n"
     "directory as a whole; - reads standard input. --input-format auto (the default) lets the\n"
     "content decide (a name that says otherwise is FK.extension); Git LFS pointers, empty files\n"
     "and content of no model format are errors (FK.lfs-pointer, FK.empty, FK.unknown).\n"
-    "Exit status: 0 all valid, 1 something invalid, 2 usage or I/O error, 3 nothing checkable found.\n";
+    "An http:// or https:// URL is checked where it lives, reading only what the validators need\n"
+    "(HTTP range requests); a URL ending in / is a model repository (config.json, the index, the\n"
+    "shards). TENSORGATE_TOKEN, when set, is sent as 'Authorization: Bearer ...' (docs/remote.md).\n"
+    "--list FILE adds one path or URL per line; --shard K/N keeps the entries whose position is K\n"
+    "modulo N (0 <= K < N), so N processes check every entry exactly once.\n"
+    "--memory-budget (default 1 GiB) bounds what a file's check may hold; past it the file is\n"
+    "not checked (aborted, exit status 2).\n"
+    "Exit status: 0 all valid, 1 something invalid, 2 usage or I/O error or aborted,\n"
+    "3 nothing checkable found;\n"
+    "--fail-on none: 0 once the report is written (a scan whose report is the result).\n";
 
-bool parse(const std::vector<std::string>& args, CheckOptions& o) {
+void parse(const std::vector<std::string>& args, CheckOptions& o) {
   po::options_description named("options");
   named.add_options()
       ("help,h", "show this help")
-      ("fail-on", po::value(&o.fail_on), "error or warning")
+      ("fail-on", po::value(&o.fail_on), "error, warning or none")
       ("input-format", po::value(&o.input_format), "auto, safetensors, gguf, pickle, zip or npy")
       ("no-tensors", po::bool_switch(&o.no_tensors), "leave the tensor inventory out of JSON")
-      ("path", po::value(&o.paths), "file or directory");
+      ("memory-budget", po::value(&o.memory_budget_text), "bytes a file's check may hold (default 1 GiB)")
+      ("jobs,j", po::value(&o.jobs), "files checked at once")
+      ("list", po::value(&o.list), "a file of paths and URLs, one per line")
+      ("shard", po::value(&o.shard), "K/N: this process's share of the entries")
+      ("no-progress", po::bool_switch(&o.no_progress), "no progress line on a terminal")
+      ("path", po::value(&o.paths), "file, directory or URL");
   add_output_options(named, o.output);
+  add_remote_flags(named, o.remote);
   po::positional_options_description positional;
   positional.add("path", -1);
   po::variables_map vm;
@@ -56,11 +85,19 @@ bool parse(const std::vector<std::string>& args, CheckOptions& o) {
     std::exit(kAllValid);
   }
   check_output_options(o.output);
-  if (o.fail_on != "error" && o.fail_on != "warning")
-    throw po::error("--fail-on must be error or warning");
+  if (o.fail_on != "error" && o.fail_on != "warning" && o.fail_on != "none")
+    throw po::error("--fail-on must be error, warning or none");
   if (!parse_format_choice(o.input_format)) throw po::error("--input-format must be auto, safetensors, gguf, pickle, zip or npy");
-  if (o.paths.empty()) throw po::error("no PATH given");
-  return true;
+  if (!o.memory_budget_text.empty()) {
+    // Digits only: program_options would read "-1" as 2^64-1, no budget at all.
+    const std::string& t = o.memory_budget_text;
+    const auto res = std::from_chars(t.data(), t.data() + t.size(), o.memory_budget);
+    if (res.ec != std::errc() || res.ptr != t.data() + t.size())
+      throw po::error("--memory-budget must be a number of bytes");
+  }
+  if (o.jobs < 1 || o.jobs > 256) throw po::error("--jobs must be from 1 to 256");
+  if (!o.shard.empty() && !parse_shard(o.shard)) throw po::error("--shard must be K/N with 0 <= K < N");
+  if (o.paths.empty() && o.list.empty()) throw po::error("no PATH given");
 }
 
 template <typename R>  // Report or DirectoryReport
@@ -75,7 +112,8 @@ bool fails(const R& r, bool on_warning) {
 int exit_status(const std::vector<CheckedFile>& files, bool on_warning) {
   bool io_error = false, failed = false;
   for (const CheckedFile& f : files) {
-    io_error = io_error || f.error.has_value();
+    // An aborted check (one of our own limits) is no verdict: like an I/O error, status 2.
+    io_error = io_error || f.error.has_value() || (f.report && f.report->aborted);
     failed = failed || (f.report && fails(*f.report, on_warning)) || (f.directory && fails(*f.directory, on_warning));
   }
   if (io_error) return kUsageOrIo;
@@ -88,27 +126,41 @@ int exit_status(const std::vector<CheckedFile>& files, bool on_warning) {
 
 int run_check(const std::vector<std::string>& args) {
   CheckOptions o;
+  CheckSettings settings;
+  std::vector<std::string> entries;
   try {
     parse(args, o);
+    entries = o.paths;
+    if (!o.list.empty()) {
+      std::string error;
+      const auto listed = read_list(o.list, error);
+      if (!listed) throw po::error(error);
+      entries.insert(entries.end(), listed->begin(), listed->end());
+    }
+    if (!o.shard.empty()) entries = select_shard(entries, *parse_shard(o.shard));
+    apply_remote_flags(o.remote, entries, settings);
   } catch (const po::error& e) {
     std::fprintf(stderr, "tensorgate check: %s\n%s", e.what(), kUsage);
     return kUsageOrIo;
   }
-  std::vector<CheckedFile> files;
-  const FormatChoice input_format = *parse_format_choice(o.input_format);
-  for (InputItem& item : expand_inputs(o.paths)) {
-    if (item.error) {
-      files.push_back(CheckedFile{item.path, std::nullopt, *item.error});
-    } else if (item.model_directory) {
-      check_model_directory(item.path, input_format, files);
-    } else {
-      files.push_back(check_file(item.path, Limits{}, input_format));
-    }
-  }
-  if (files.empty() && o.output.format == "text") std::fputs("nothing checkable found\n", stderr);
+  settings.format = *parse_format_choice(o.input_format);
+  settings.jobs = o.jobs;
+  settings.memory_budget = o.memory_budget;
+  settings.keep_tensors = !o.no_tensors;
+  // On a terminal, for the checks that take a while: a list, or files over the network.
+  const bool long_run = !o.list.empty() || settings.tls;
+  std::optional<ProgressLine> progress;
+  progress.emplace(long_run && !o.no_progress && ::isatty(STDERR_FILENO));
+  settings.progress = &*progress;
+  std::vector<CheckedFile> files = check_entries(entries, settings);
+  progress.reset();  // the line is erased before the report is written
+  if (files.empty() && o.output.format == "text" && o.shard.empty()) std::fputs("nothing checkable found\n", stderr);
   ReportOptions ro;
   ro.include_tensors = !o.no_tensors;
   write_report(files, o.output, ro);
+  if (o.fail_on == "none") return kAllValid;
+  // A shard may rightly be empty (more shards than entries): that is not "nothing found".
+  if (files.empty() && !o.shard.empty()) return kAllValid;
   return exit_status(files, o.fail_on == "warning");
 }
 

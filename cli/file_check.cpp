@@ -6,77 +6,61 @@
 
 #include <cerrno>
 #include <cstring>
-#include <memory>
 
-#include "tensorgate/validator.hpp"
+#include "input_source.hpp"
+#include "source_check.hpp"
 
 namespace tensorgate::cli {
 namespace {
 
-constexpr std::size_t kChunk = 1 << 20;
+std::string with_errno(const std::string& what) { return what + ": " + std::strerror(errno); }
 
-class Fd {
+// A local file or standard input: read(2) in order; a regular file's size from fstat.
+class FdSource final : public InputSource {
  public:
-  explicit Fd(int fd, bool owned) : fd_(fd), owned_(owned) {}
-  ~Fd() {
+  FdSource(int fd, bool owned) : fd_(fd), owned_(owned) {}
+  ~FdSource() override {
     if (owned_ && fd_ >= 0) ::close(fd_);
   }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
+  FdSource(const FdSource&) = delete;
+  FdSource& operator=(const FdSource&) = delete;
+
+  int fd() const { return fd_; }
+  void set_size(std::uint64_t size) { size_ = size; }
+
+  std::optional<std::uint64_t> size() const override { return size_; }
+
+  SourceRead read(std::span<std::byte> out, std::uint64_t) override {
+    for (;;) {
+      const ssize_t n = ::read(fd_, out.data(), out.size());
+      if (n >= 0) return SourceRead{static_cast<std::size_t>(n), std::nullopt};
+      if (errno != EINTR) return SourceRead{0, with_errno("cannot read")};
+    }
+  }
+
+  // Past what is only counted, to the last bytes the validator still looks at (tail_wanted()).
+  std::optional<std::string> skip(std::uint64_t count) override {
+    if (::lseek(fd_, static_cast<off_t>(count), SEEK_CUR) < 0) return with_errno("cannot seek");
+    return std::nullopt;
+  }
 
  private:
   int fd_;
   bool owned_;
+  std::optional<std::uint64_t> size_;
 };
-
-CheckedFile io_error(const std::string& path, const std::string& what) {
-  return CheckedFile{path, std::nullopt, what + ": " + std::strerror(errno)};
-}
 
 }  // namespace
 
-CheckedFile check_file(const std::string& path, const Limits& limits, FormatChoice format) {
+CheckedFile check_file(const std::string& path, const Limits& limits, FormatChoice format, MemoryBudget* budget) {
   const bool stdin_input = path == "-";
-  Fd fd(stdin_input ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC), !stdin_input);
-  if (fd.get() < 0) return io_error(path, "cannot open");
+  FdSource source(stdin_input ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC), !stdin_input);
+  if (source.fd() < 0) return CheckedFile{path, std::nullopt, with_errno("cannot open")};
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return io_error(path, "cannot stat");
+  if (::fstat(source.fd(), &st) != 0) return CheckedFile{path, std::nullopt, with_errno("cannot stat")};
   if (S_ISDIR(st.st_mode)) return CheckedFile{path, std::nullopt, "is a directory"};
-
-  auto validator = make_validator(format, stdin_input ? std::string_view() : std::string_view(path), limits);
-  const bool regular = S_ISREG(st.st_mode);
-  const auto size = static_cast<std::uint64_t>(st.st_size);
-  if (regular) validator->set_total_size(size);
-
-  // Not value-initialized: zeroing 1 MiB would touch every page even for a 100-byte file.
-  const auto buffer = std::make_unique_for_overwrite<std::byte[]>(kChunk);
-  std::uint64_t consumed = 0;
-  bool tail = false;  // reading the last bytes, which the validator looks at after a skip
-  for (;;) {
-    if (regular && !tail && validator->bytes_wanted() == 0) {
-      // Skip what is only counted, but for the last bytes the validator still looks at.
-      const std::uint64_t keep = std::min(validator->tail_wanted(), size - std::min(size, consumed));
-      if (size - keep > consumed) {
-        validator->skip(size - keep - consumed);
-        if (keep && ::lseek(fd.get(), static_cast<off_t>(size - keep), SEEK_SET) < 0) return io_error(path, "cannot seek");
-        consumed = size - keep;
-      }
-      if (keep == 0) break;
-      tail = true;
-    }
-    std::size_t want = kChunk;
-    if (regular && !tail) want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, validator->bytes_wanted()));
-    const ssize_t n = ::read(fd.get(), buffer.get(), want);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return io_error(path, "cannot read");
-    }
-    if (n == 0) break;
-    consumed += static_cast<std::uint64_t>(n);
-    if (validator->feed(std::span(buffer.get(), static_cast<std::size_t>(n))) == Progress::aborted) break;
-  }
-  return CheckedFile{path, validator->finish(), std::nullopt};
+  if (S_ISREG(st.st_mode)) source.set_size(static_cast<std::uint64_t>(st.st_size));
+  return check_source(source, path, stdin_input ? std::string_view() : std::string_view(path), limits, format, budget);
 }
 
 }  // namespace tensorgate::cli

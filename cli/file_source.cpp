@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace tensorgate::cli {
@@ -19,6 +20,14 @@ bool FileSource::open(const std::string& path) {
   size_ = static_cast<std::uint64_t>(st.st_size);
   ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   return true;
+}
+
+std::optional<std::string> read_small_file(const std::string& path, std::uint64_t limit) {
+  FileSource f;
+  if (!f.open(path)) return std::nullopt;
+  std::string text(static_cast<std::size_t>(std::min(f.size(), limit + 1)), '\0');
+  if (!f.read(0, std::as_writable_bytes(std::span(text.data(), text.size())))) return std::nullopt;
+  return text;
 }
 
 bool FileSource::read(std::uint64_t offset, std::span<std::byte> out) {

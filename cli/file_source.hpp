@@ -1,6 +1,7 @@
 #pragma once
 // A file as the conversion audit reads it: byte ranges by pread, mostly in order.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -25,5 +26,10 @@ class FileSource final : public ByteSource {
   int fd_ = -1;
   std::uint64_t size_ = 0;
 };
+
+// A small JSON file a model directory names by a fixed name (config.json), read whole: at most
+// one byte more than `limit`, so that an oversized file is refused by the parser with its size,
+// never read entirely. Nothing when it cannot be opened.
+std::optional<std::string> read_small_file(const std::string& path, std::uint64_t limit);
 
 }  // namespace tensorgate::cli

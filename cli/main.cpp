@@ -6,6 +6,7 @@
 
 #include "audit_command.hpp"
 #include "check_command.hpp"
+#include "diff_command.hpp"
 #include "tensorgate/service/serve.hpp"
 #include "tensorgate/report_writers.hpp"
 
@@ -16,6 +17,7 @@ const char* const kUsage =
     "commands:\n"
     "  check PATH...   validate files and directories (tensorgate check --help)\n"
     "  audit SRC GGUF  prove a GGUF holds the checkpoint of SRC (tensorgate audit --help)\n"
+    "  diff OLD NEW    what changed between two models, tensor by tensor (tensorgate diff --help)\n"
     "  serve           run the HTTP validation service (tensorgate serve --help)\n"
     "  rules           print the rule catalogue as JSON\n"
     "  version         print the version\n";
@@ -31,6 +33,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> rest(argv + 2, argv + argc);
   if (command == "check") return tensorgate::cli::run_check(rest);
   if (command == "audit") return tensorgate::cli::run_audit(rest);
+  if (command == "diff") return tensorgate::cli::run_diff(rest);
   if (command == "serve") return tensorgate::service::run_serve(rest);
   if (command == "rules") {
     tensorgate::JsonWriter w([](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); });

@@ -28,7 +28,8 @@ std::optional<std::string> read_small(const fs::path& path, std::uint64_t limit,
 
 }  // namespace
 
-void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out) {
+void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out,
+                           MemoryBudget* budget) {
   ModelDirectory md;
   const Limits limits;
   std::vector<fs::path> files;
@@ -55,15 +56,19 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
       md.other_files.push_back(OtherFile{name, kind.format, kind.looks_like});
       continue;
     }
-    CheckedFile checked = check_file(p.string(), limits, format);
-    if (checked.report)
-      md.weights.push_back(inventory_of(name, *checked.report));
-    else  // unreadable: invalid here, its own entry says why
-      md.weights.push_back(FileInventory{name, false, kind.format, {}, {}});
+    CheckedFile checked = check_file(p.string(), limits, format, budget);
+    add_weights(md, name, checked, kind.format);
     out.push_back(std::move(checked));
   }
   CheckedFile directory{dir, std::nullopt, std::nullopt, tensorgate::check_model_directory(md, limits)};
   out.push_back(std::move(directory));
+}
+
+void add_weights(ModelDirectory& md, const std::string& name, const CheckedFile& checked, Format content) {
+  if (checked.report)
+    md.weights.push_back(inventory_of(name, *checked.report));
+  else  // unreadable: invalid here, its own entry says why
+    md.weights.push_back(FileInventory{name, false, content, {}, {}});
 }
 
 }  // namespace tensorgate::cli

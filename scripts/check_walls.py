@@ -6,6 +6,8 @@ Fails when
   sockets, threads, files and logs);
 - a face includes another face: service/ includes nothing of cli/, and cli/ includes only the
   service's entry point (tensorgate/service/serve.hpp, for `tensorgate serve`) from service/;
+- the CLI includes Asio or Beast outside cli/remote/ (its HTTP client: the rest of the CLI
+  compiles no network templates);
 - a source file grows past 500 lines (split it along its seam).
 
 usage: check_walls.py [REPO]
@@ -18,7 +20,7 @@ root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.pat
 MAX_LINES = 500
 SOURCE = (".cpp", ".hpp", ".ipp", ".h", ".def", ".py", ".js", ".mjs", ".css", ".html", ".sh")
 FORBIDDEN_IN_CORE = {
-    "network": r"boost/asio|boost/beast|sys/socket\.h|netinet/|arpa/|netdb\.h|sys/epoll\.h|poll\.h|openssl/",
+    "network": r"boost/asio|boost/beast|sys/socket\.h|netinet/|arpa/|netdb\.h|sys/epoll\.h|poll\.h|openssl/(ssl|bio|x509|tls)",
     "thread": r"<thread>|<mutex>|<shared_mutex>|<condition_variable>|<future>|<semaphore>|<latch>|<barrier>|<stop_token>|pthread\.h",
     "file": r"<fstream>|<filesystem>|<cstdio>|<stdio\.h>|fcntl\.h|unistd\.h|sys/stat\.h|dirent\.h",
     "logging": r"spdlog|<iostream>|syslog\.h",
@@ -58,7 +60,14 @@ for path in sources("cli"):
                 name == "tensorgate/service/serve.hpp" and os.path.basename(path) == "main.cpp"):
             problems.append(f"{rel(path)}: the CLI includes the service's {inc}")
 
-for top in ("core", "cli", "service", "fuzz", "tests", "bench", "scripts"):
+for path in sources("cli"):
+    if os.path.relpath(path, os.path.join(root, "cli")).startswith("remote" + os.sep):
+        continue
+    for inc in INCLUDE.findall(open(path, encoding="utf-8", errors="replace").read()):
+        if re.search(r"boost/asio|boost/beast", inc):
+            problems.append(f"{rel(path)}: the CLI includes {inc} outside cli/remote/")
+
+for top in ("core", "net", "cli", "service", "fuzz", "tests", "bench", "scripts", "deploy"):
     for path in sources(top):
         with open(path, encoding="utf-8", errors="replace") as fh:
             n = sum(1 for _ in fh)

@@ -10,9 +10,31 @@ PACKAGES="
   libgtest-dev libgmock-dev libbenchmark-dev
   libssl-dev zlib1g-dev
   clang-14 llvm-14 libclang-rt-14-dev
-  python3 python3-jsonschema
+  python3 python3-jsonschema python3-yaml
+  chromium chromium-driver python3-selenium
   curl zip unzip
+  nginx-light openssl
+  pre-commit systemd
 "
+# pre-commit, systemd (systemd-analyze, not a running systemd), python3-yaml: tests/deploy/.
+# kubectl (kustomize) for tests/deploy/test_kubernetes.py: Debian's kubernetes-client unless a
+# kubectl is already installed (it would conflict with another package's /usr/bin/kubectl).
+command -v kubectl >/dev/null 2>&1 || PACKAGES="$PACKAGES kubernetes-client"
+# npm installs the validators of tests/deploy/package.json (action-validator, kubernetes-models).
+command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
+
+# The npm validators, pinned by tests/deploy/package-lock.json; again only when the lock changed.
+install_node_validators() {
+  dir="$(cd "$(dirname "$0")/.." && pwd)/tests/deploy"
+  stamp="$dir/node_modules/.installed-package-lock.json"
+  if cmp -s "$stamp" "$dir/package-lock.json"; then
+    echo "setup: npm validators present"
+    return
+  fi
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$dir/package-lock.json" "$stamp"
+  echo "setup: installed the npm validators of tests/deploy"
+}
 
 missing=""
 for p in $PACKAGES; do
@@ -21,6 +43,7 @@ done
 
 if [ -z "$missing" ]; then
   echo "setup: all dependencies present"
+  install_node_validators
   exit 0
 fi
 
@@ -31,3 +54,4 @@ $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $missing
 echo "setup: installed$missing"
+install_node_validators

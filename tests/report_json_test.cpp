@@ -5,6 +5,7 @@
 
 #include "st_builder.hpp"
 #include "tensorgate/report_writers.hpp"
+#include "tensorgate/validator.hpp"
 
 namespace json = boost::json;
 
@@ -101,4 +102,65 @@ TEST(ReportJson, TextIsAlignedAndUncolouredByDefault) {
   EXPECT_EQ(out.find('\x1b'), std::string::npos);
   EXPECT_NE(out.find("x.safetensors: INVALID safetensors, 1 error, 1 warning"), std::string::npos) << out;
   EXPECT_NE(out.find("  error   ST4.dtype          @23   tensor \"w\": unknown dtype \"F33\""), std::string::npos) << out;
+}
+
+// No report grows with one hostile value: long strings are cut on a UTF-8 boundary and each cut
+// is stated with the full length and digest; a key too long to echo is left out of the map.
+TEST(ReportJson, LongValuesAreCutAndTheCutIsStated) {
+  const std::string value = std::string(5000, 'v') + "\xC3\xA9";  // ends in a two-byte character
+  const std::string long_key(5000, 'k');
+  const std::string name = std::string(4095, 'n') + "\xC3\xA9";    // the cut falls inside the é
+  const std::string header = R"({"__metadata__":{"v":")" + value + R"(",")" + long_key + R"(":"x"},")" + name +
+                             R"(":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})";
+  const auto doc = json::parse(json_of({checked("a.safetensors", tgtest::st_file(header, tgtest::zeros(4)))}));
+  const auto& s = doc.at("files").at(0).at("summary");
+  EXPECT_EQ(s.at("metadata").at("v").as_string().size(), 4096u);
+  EXPECT_FALSE(s.at("metadata").as_object().contains(long_key));
+  EXPECT_EQ(s.at("tensors").at(0).at("name").as_string().size(), 4095u);  // é not split
+  const auto& t = s.at("truncated");
+  EXPECT_EQ(t.at("max_string_bytes"), 4096);
+  const auto& cuts = t.at("strings").as_array();
+  ASSERT_EQ(cuts.size(), 3u);
+  EXPECT_EQ(cuts[0].at("field"), "metadata value");
+  EXPECT_EQ(cuts[0].at("key"), "v");
+  EXPECT_EQ(cuts[0].at("bytes"), value.size());
+  EXPECT_EQ(cuts[0].at("sha256").as_string().size(), 64u);
+  EXPECT_EQ(cuts[1].at("field"), "metadata key");
+  EXPECT_EQ(cuts[2].at("field"), "tensor name");
+  EXPECT_EQ(t.at("metadata_omitted"), 1);
+}
+
+TEST(ReportJson, NothingCutMeansTruncatedNull) {
+  const auto doc = json::parse(json_of({checked("a.safetensors", tgtest::st_file(
+      R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", tgtest::zeros(4)))}));
+  EXPECT_TRUE(doc.at("files").at(0).at("summary").at("truncated").is_null());
+}
+
+TEST(ReportJson, InventoryCapCountsWhatItLeavesOut) {
+  std::string header = "{";
+  for (int i = 0; i < 5; ++i)
+    header += std::string(i ? "," : "") + "\"t" + std::to_string(i) + R"(":{"dtype":"U8","shape":[1],"data_offsets":[)" +
+              std::to_string(i) + "," + std::to_string(i + 1) + "]}";
+  header += "}";
+  tensorgate::ReportOptions options;
+  options.limits.max_tensors = 2;
+  std::string out;
+  tensorgate::write_json_report(std::vector{checked("a.safetensors", tgtest::st_file(header, tgtest::zeros(5)))}, options,
+                                [&](std::string_view s) { out += s; });
+  const auto s = json::parse(out).at("files").at(0).at("summary");
+  EXPECT_EQ(s.at("tensors").as_array().size(), 2u);
+  EXPECT_EQ(s.at("truncated").at("tensors_omitted"), 3);
+}
+
+// An aborted check has no verdict: valid is null, not false.
+TEST(ReportJson, AbortedCheckHasNoVerdict) {
+  tensorgate::Limits limits;
+  limits.max_header_bytes = 16;
+  tensorgate::CheckedFile f{"a.safetensors",
+                            tensorgate::validate_safetensors(tgtest::st_file(R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", tgtest::zeros(4)), limits),
+                            std::nullopt};
+  ASSERT_TRUE(f.report->aborted);
+  const auto file = json::parse(json_of({f})).at("files").at(0);
+  EXPECT_TRUE(file.at("valid").is_null());
+  EXPECT_EQ(file.at("aborted").at("limit"), "header-bytes");
 }

@@ -191,6 +191,16 @@ TEST(ST2, NestingDeeperThanTheReferenceAccepts) {
   EXPECT_EQ(error_ids(r), "ST2.depth");
 }
 
+// The reference reader parses 127 levels (root object = level 1) and refuses 128: so do we.
+TEST(ST2, DepthLimitIsTheReferenceReadersExactly) {
+  const auto nested = [](int levels) {  // root, entry, then arrays: `levels` in all
+    const std::string deep = std::string(levels - 2, '[') + std::string(levels - 2, ']');
+    return check(one_tensor(R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4],"x":)" + deep + "}}"));
+  };
+  EXPECT_TRUE(nested(127).valid);
+  EXPECT_EQ(error_ids(nested(128)), "ST2.depth");
+}
+
 TEST(ST2, DeepButAcceptableNestingInAnUnknownFieldIsValid) {
   const std::string deep = std::string(100, '[') + std::string(100, ']');
   const auto r = check(one_tensor(R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4],"x":)" + deep + "}}"));

@@ -20,8 +20,8 @@ TEST(ST3, MetadataMapOfStringsIsValid) {
   const auto r = check(st_file(R"({"__metadata__":{"format":"pt","b":""}})"));
   EXPECT_TRUE(r.valid) << ids(r);
   ASSERT_TRUE(r.safetensors);
-  ASSERT_EQ(r.safetensors->metadata.size(), 2u);
-  EXPECT_EQ(r.safetensors->metadata[0], (std::pair<std::string, std::string>{"format", "pt"}));
+  ASSERT_EQ(r.safetensors->metadata_size(), 2u);
+  EXPECT_EQ(r.safetensors->metadata(0), (std::pair<std::string_view, std::string_view>{"format", "pt"}));
 }
 
 TEST(ST3, NullMetadataIsAnErrorHere) {

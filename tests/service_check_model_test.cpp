@@ -229,3 +229,19 @@ TEST(ServiceCheckModel, CliAndServiceAgreeOnEveryFileKind) {
     EXPECT_TRUE(cli.back().directory->valid);
   }
 }
+
+// config.json sent as its text is checked as the CLI checks the file: a duplicate key in it is
+// the directory's MD.config-invalid, not a malformed request.
+TEST(ServiceCheckModel, ConfigAsTextIsCheckedLikeTheFile) {
+  TestServer server;
+  const tgtest::LlamaShape shape;
+  const auto validated = upload(server.port(), weights(tgtest::llama_tensors(shape), {{"format", "pt"}}), "name=model.safetensors");
+  ASSERT_EQ(validated.status, 200u);
+  boost::json::object body{{"config", R"({"model_type": "llama", "model_type": "llama"})"}, {"index", nullptr},
+                           {"files", {{"model.safetensors", validated.json()}}}};
+  const auto res = request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body));
+  EXPECT_EQ(res.status, 422u) << res.body;
+  EXPECT_EQ(str(res.json().at("findings").at(0).at("rule")), "MD.config-invalid");
+  body["config"] = shape.config_json();  // the same text as a valid file: as good as the object
+  EXPECT_EQ(request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body)).status, 200u);
+}

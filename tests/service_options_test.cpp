@@ -20,6 +20,15 @@ TEST(ServiceOptions, DefaultsAndFlags) {
   EXPECT_EQ(o.config.header_timeout.count(), 500);
 }
 
+TEST(ServiceOptions, NoUiTurnsThePageOff) {
+  EXPECT_TRUE(parse_serve_options({}).config.ui);
+  EXPECT_FALSE(parse_serve_options({"--no-ui"}).config.ui);
+  const std::string path = ::testing::TempDir() + "/no-ui.ini";
+  std::ofstream(path) << "no-ui = true\n";
+  EXPECT_FALSE(parse_serve_options({"--config", path}).config.ui);
+  EXPECT_NE(parse_serve_options({"--help"}).help_text.find("--no-ui"), std::string::npos);
+}
+
 TEST(ServiceOptions, NegativeLimitsAreRefusedNotWrapped) {
   EXPECT_THROW(parse_serve_options({"--max-body-bytes=-1"}), std::runtime_error);
   EXPECT_THROW(parse_serve_options({"--max-connections= -5"}), std::runtime_error);

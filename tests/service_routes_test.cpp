@@ -43,6 +43,7 @@ TEST(ServiceRoutes, ReadyzIs503WhileDraining) {
   }
   EXPECT_EQ(r.status, 503u);
   EXPECT_EQ(r.body, "{\"status\":\"draining\"}\n");
+  EXPECT_EQ(r.header("retry-after"), "5");
   EXPECT_EQ(r.header("connection"), "close");
   uploader.send(file.substr(100));
   EXPECT_EQ(uploader.read_response("POST", "/v1/validate").status, 200u);
@@ -125,7 +126,7 @@ TEST(ServiceRoutes, WrongMethodIs405WithAllow) {
   EXPECT_EQ(r.header("allow"), "POST, PUT");
   r = request(s.port(), "DELETE", "/livez");
   EXPECT_EQ(r.status, 405u);
-  EXPECT_EQ(r.header("allow"), "GET");
+  EXPECT_EQ(r.header("allow"), "GET, HEAD");
 }
 
 TEST(ServiceRoutes, ClientRequestIdIsEchoedWhenPlain) {

@@ -35,7 +35,7 @@ TEST(Summary, CountsPerDtypeAndTotal) {
   EXPECT_EQ(s.data_length, 28u);
   ASSERT_EQ(s.by_dtype.size(), 1u);
   EXPECT_EQ(s.by_dtype[0].tensors, 3u);
-  EXPECT_EQ(s.metadata.size(), 1u);
+  EXPECT_EQ(s.metadata_size(), 1u);
 }
 
 TEST(Summary, LlamaNamesGiveArchitectureAndLayers) {

@@ -1,5 +1,8 @@
 #include "context.hpp"
 
+#include <malloc.h>
+
+#include <chrono>
 #include <cstdio>
 #include <random>
 
@@ -38,6 +41,27 @@ bool ServiceContext::try_begin_upload() {
 }
 
 void ServiceContext::end_upload() { metrics.uploads_in_flight.fetch_sub(1); }
+
+void ServiceContext::trim_when_idle() {
+  if (budget.held() != 0 || uploads_in_flight() != 0) return;
+  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::steady_clock::now().time_since_epoch()).count();
+  std::int64_t last = last_trim_ms_.load(std::memory_order_relaxed);
+  if (now - last < 1000 || !last_trim_ms_.compare_exchange_strong(last, now)) return;
+  ::malloc_trim(0);
+}
+
+void ServiceContext::offload(std::function<void()> work, net::any_io_executor back, std::function<void()> done) {
+  if (!workers) {
+    work();
+    net::post(back, std::move(done));
+    return;
+  }
+  net::post(*workers, [work = std::move(work), back = std::move(back), done = std::move(done)]() mutable {
+    work();
+    net::post(back, std::move(done));
+  });
+}
 
 std::string ServiceContext::request_id(std::string_view client_id) {
   if (plain_id(client_id)) return std::string(client_id);

@@ -6,9 +6,12 @@
 #include <string>
 #include <string_view>
 
+#include <functional>
+
 #include "access_log.hpp"
 #include "header_budget.hpp"
 #include "metrics.hpp"
+#include "net.hpp"
 #include "tensorgate/service/config.hpp"
 
 namespace tensorgate::service {
@@ -26,6 +29,15 @@ class ServiceContext {
 
   bool draining() const { return metrics.draining.load(std::memory_order_relaxed); }
 
+  // Runs `work` on a worker thread, then `done` on `back` (the session's executor). Without
+  // workers (the in-memory harness) `work` runs at once and `done` is posted.
+  void offload(std::function<void()> work, net::any_io_executor back, std::function<void()> done);
+  net::thread_pool* workers = nullptr;  // set by the server, which owns the pool
+
+  // After a burst: once nothing is held, give freed memory back to the system (glibc keeps
+  // freed pages of large headers and reports in its arenas), at most once a second.
+  void trim_when_idle();
+
   // An upload slot (max_concurrent_uploads); false when all are taken.
   bool try_begin_upload();
   void end_upload();
@@ -37,6 +49,7 @@ class ServiceContext {
 
  private:
   std::string id_prefix_;
+  std::atomic<std::int64_t> last_trim_ms_{0};
   std::atomic<std::uint64_t> next_id_{1};
 };
 

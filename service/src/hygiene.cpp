@@ -16,6 +16,18 @@ std::string_view field_value(const RequestHeader& h, http::field f) {
   return it == h.end() ? std::string_view{} : std::string_view(it->value());
 }
 
+// RFC 9110 7.2: Host is uri-host [":" port]; a list ("a, b") or whitespace inside is invalid
+// (400). An empty value is allowed (a request whose target has no authority).
+bool valid_host(std::string_view v) {
+  v = trim(v);
+  for (const char c : v) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    std::string_view("-._~%!$&'()*+,;=:[]").find(c) != std::string_view::npos;
+    if (!ok) return false;
+  }
+  return true;  // "a,b" is a valid reg-name (sub-delims); "a, b" failed on its space
+}
+
 }  // namespace
 
 std::optional<Problem> check_framing(const RequestHeader& h) {
@@ -30,6 +42,8 @@ std::optional<Problem> check_framing(const RequestHeader& h) {
       return Problem::unsupported_transfer_coding;
   }
   if (h.version() == 11 && h.count(http::field::host) != 1) return Problem::missing_host;
+  if (h.count(http::field::host) == 1 && !valid_host(field_value(h, http::field::host)))
+    return Problem::missing_host;
   return std::nullopt;
 }
 

@@ -21,8 +21,8 @@ std::string endpoint_text(const tcp::socket& socket) {
 // every client and costs one small write. The deadline bounds the whole exchange.
 class Rejection : public std::enable_shared_from_this<Rejection> {
  public:
-  Rejection(beast::tcp_stream stream, const std::string& text, std::shared_ptr<std::atomic<std::uint32_t>> in_flight)
-      : stream_(std::move(stream)), text_(text), in_flight_(std::move(in_flight)) {
+  Rejection(beast::tcp_stream stream, std::string text, std::shared_ptr<std::atomic<std::uint32_t>> in_flight)
+      : stream_(std::move(stream)), text_(std::move(text)), in_flight_(std::move(in_flight)) {
     ++*in_flight_;
   }
   ~Rejection() { --*in_flight_; }
@@ -51,10 +51,14 @@ class Rejection : public std::enable_shared_from_this<Rejection> {
   std::shared_ptr<std::atomic<std::uint32_t>> in_flight_;
 };
 
-std::string rejection_text(const ServiceContext& ctx) {
-  Response res = make_problem_response(Problem::too_many_connections, {}, 11,
+// The 503 for a connection past every cap, with its own request id (the answer is logged and
+// a client reporting it can be found).
+std::string rejection_text(ServiceContext& ctx) {
+  const std::string id = ctx.request_id({});
+  Response res = make_problem_response(Problem::too_many_connections, {id, {}, std::nullopt, {}}, 11,
                                        ctx.config.retry_after_seconds);
   res.keep_alive(false);
+  res.set("X-Request-Id", id);
   std::string out = "HTTP/1.1 503 Service Unavailable\r\n";
   for (const auto& f : res) out.append(f.name_string()).append(": ").append(f.value()).append("\r\n");
   return out.append("\r\n").append(res.body());
@@ -63,8 +67,7 @@ std::string rejection_text(const ServiceContext& ctx) {
 }  // namespace
 
 Listener::Listener(net::io_context& ioc, ServiceContext& ctx, const tcp::endpoint& endpoint)
-    : ioc_(ioc), ctx_(ctx), acceptor_(net::make_strand(ioc)), backoff_(acceptor_.get_executor()),
-      rejection_(rejection_text(ctx)) {
+    : ioc_(ioc), ctx_(ctx), acceptor_(net::make_strand(ioc)), backoff_(acceptor_.get_executor()) {
   acceptor_.open(endpoint.protocol());
   acceptor_.set_option(net::socket_base::reuse_address(true));
   acceptor_.bind(endpoint);
@@ -99,12 +102,15 @@ void Listener::on_accept(error_code ec, tcp::socket socket) {
     return;
   }
   socket.set_option(tcp::no_delay(true), ec);
-  if (ctx_.metrics.connections_open.load() >= static_cast<std::int64_t>(ctx_.config.max_connections)) {
+  const auto open = ctx_.metrics.connections_open.load();
+  const auto cap = static_cast<std::int64_t>(ctx_.config.max_connections);
+  if (open >= cap + static_cast<std::int64_t>(ctx_.config.probe_connections)) {
     reject(std::move(socket));
   } else {
+    // Past max_connections, a few more are admitted for /livez, /readyz and /metrics only.
     std::string remote = endpoint_text(socket);
     std::make_shared<Session<beast::tcp_stream>>(ctx_, beast::tcp_stream(std::move(socket)),
-                                                 std::move(remote))
+                                                 std::move(remote), open >= cap)
         ->run();
   }
   accept();
@@ -117,7 +123,7 @@ void Listener::reject(tcp::socket socket) {
     socket.close(ec);  // the flood outruns the answers: close without one
     return;
   }
-  std::make_shared<Rejection>(beast::tcp_stream(std::move(socket)), rejection_, rejecting_)->run();
+  std::make_shared<Rejection>(beast::tcp_stream(std::move(socket)), rejection_text(ctx_), rejecting_)->run();
 }
 
 }  // namespace tensorgate::service

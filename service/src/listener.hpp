@@ -30,7 +30,6 @@ class Listener : public std::enable_shared_from_this<Listener> {
   tcp::acceptor acceptor_;
   tcp::endpoint local_;
   net::steady_timer backoff_;
-  const std::string rejection_;  // the fixed 503 answer
   // Rejections still writing their 503 or draining: past max_rejections_in_flight a connection
   // is closed at once, so a connection flood cannot pile up sockets waiting for their second.
   std::shared_ptr<std::atomic<std::uint32_t>> rejecting_ = std::make_shared<std::atomic<std::uint32_t>>(0);

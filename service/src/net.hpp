@@ -1,8 +1,8 @@
 #pragma once
 // The Asio and Beast headers the service uses, with short namespace aliases. Both libraries are
 // built separately (BOOST_ASIO_SEPARATE_COMPILATION, BOOST_BEAST_SEPARATE_COMPILATION, set by
-// CMake for every target that links tensorgate_service) in src.cpp, so each file here compiles
-// only the templates it instantiates.
+// CMake for every target that links tensorgate_net) in net/asio_beast.cpp, so each file here
+// compiles only the templates it instantiates.
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -10,6 +10,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>

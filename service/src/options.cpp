@@ -12,16 +12,21 @@ namespace {
 
 // Durations are given in milliseconds; program_options reads them into these, then into Millis.
 struct Durations {
-  std::int64_t header, body_idle, rate_window, keepalive, write, linger, drain;
+  std::int64_t header, body_idle, rate_window, keepalive, write, write_window, linger, drain;
 };
 
 void add_limits(po::options_description& d, ServiceConfig& c, Durations& t) {
   d.add_options()
       ("threads", po::value(&c.threads)->default_value(c.threads), "event-loop threads, 0 = one per core")
+      ("worker-threads", po::value(&c.worker_threads)->default_value(c.worker_threads), "threads parsing large headers and /v1/check-model bodies, 0 = one per core")
       ("max-request-header-bytes", po::value(&c.max_request_header_bytes)->default_value(c.max_request_header_bytes), "request line + header fields; above: 431")
       ("read-buffer-bytes", po::value(&c.read_buffer_bytes)->default_value(c.read_buffer_bytes), "per-connection read buffer; bounds chunk headers and trailers")
       ("max-body-bytes", po::value(&c.max_body_bytes)->default_value(c.max_body_bytes), "largest upload; above: 413")
       ("max-name-bytes", po::value(&c.max_name_bytes)->default_value(c.max_name_bytes), "longest name= query value")
+      ("max-report-tensors", po::value(&c.max_report_tensors)->default_value(c.max_report_tensors), "tensor inventory entries a report lists; the rest are counted (summary.truncated)")
+      ("max-report-metadata", po::value(&c.max_report_metadata)->default_value(c.max_report_metadata), "metadata entries a report lists; the rest are counted")
+      ("min-average-chunk-bytes", po::value(&c.min_average_chunk_bytes)->default_value(c.min_average_chunk_bytes), "a chunked body's chunks must average this many bytes; 0 = off")
+      ("free-chunks", po::value(&c.free_chunks)->default_value(c.free_chunks), "chunks allowed before the average is checked")
       ("max-check-model-bytes", po::value(&c.max_check_model_bytes)->default_value(c.max_check_model_bytes), "largest /v1/check-model body; above: 413")
       ("max-safetensors-header-bytes", po::value(&c.max_safetensors_header_bytes)->default_value(c.max_safetensors_header_bytes), "largest safetensors header buffered; above (and within the format's cap): 413")
       ("header-memory-budget-bytes", po::value(&c.header_memory_budget_bytes)->default_value(c.header_memory_budget_bytes), "header bytes, and the tables parsed from them, all uploads may hold together; past it: 503")
@@ -32,11 +37,14 @@ void add_limits(po::options_description& d, ServiceConfig& c, Durations& t) {
       ("min-body-rate-window-ms", po::value(&t.rate_window)->default_value(t.rate_window), "window of the minimum rate")
       ("keepalive-timeout-ms", po::value(&t.keepalive)->default_value(t.keepalive), "idle time between requests")
       ("keepalive-max-requests", po::value(&c.keepalive_max_requests)->default_value(c.keepalive_max_requests), "requests per connection")
-      ("write-timeout-ms", po::value(&t.write)->default_value(t.write), "time to write one response")
+      ("write-timeout-ms", po::value(&t.write)->default_value(t.write), "longest wait for the client to read any response bytes")
+      ("min-write-rate", po::value(&c.min_write_rate_bytes_per_second)->default_value(c.min_write_rate_bytes_per_second), "bytes/s a response must be read at over each window; 0 = off")
+      ("min-write-rate-window-ms", po::value(&t.write_window)->default_value(t.write_window), "window of the minimum write rate")
       ("linger-timeout-ms", po::value(&t.linger)->default_value(t.linger), "drain time after an early answer")
       ("linger-max-bytes", po::value(&c.linger_max_bytes)->default_value(c.linger_max_bytes), "bytes drained after an early answer")
       ("drain-timeout-ms", po::value(&t.drain)->default_value(t.drain), "time uploads may go on after SIGTERM")
       ("max-connections", po::value(&c.max_connections)->default_value(c.max_connections), "open connections; past it: 503")
+      ("probe-connections", po::value(&c.probe_connections)->default_value(c.probe_connections), "connections past max-connections admitted for /livez, /readyz and /metrics only")
       ("max-rejections-in-flight", po::value(&c.max_rejections_in_flight)->default_value(c.max_rejections_in_flight), "503 answers to excess connections at once; past it: closed unanswered")
       ("retry-after-seconds", po::value(&c.retry_after_seconds)->default_value(c.retry_after_seconds), "Retry-After of every 503")
       ("log-level", po::value(&c.log_level)->default_value(c.log_level), "access log level: info, warn, off");
@@ -48,6 +56,7 @@ void apply(const Durations& t, ServiceConfig& c) {
   c.min_body_rate_window = Millis(t.rate_window);
   c.keepalive_timeout = Millis(t.keepalive);
   c.write_timeout = Millis(t.write);
+  c.min_write_rate_window = Millis(t.write_window);
   c.linger_timeout = Millis(t.linger);
   c.drain_timeout = Millis(t.drain);
 }
@@ -90,14 +99,16 @@ ServeOptions parse_serve_options(const std::vector<std::string>& args) {
   ServeOptions out;
   ServiceConfig& c = out.config;
   Durations t{c.header_timeout.count(), c.body_idle_timeout.count(), c.min_body_rate_window.count(),
-              c.keepalive_timeout.count(), c.write_timeout.count(), c.linger_timeout.count(),
-              c.drain_timeout.count()};
+              c.keepalive_timeout.count(), c.write_timeout.count(), c.min_write_rate_window.count(),
+              c.linger_timeout.count(), c.drain_timeout.count()};
   std::string listen = c.host + ":" + std::to_string(c.port);
   std::string config_file;
+  bool no_ui = !c.ui;
   po::options_description general("tensorgate serve options");
   general.add_options()("help,h", "show this help")
       ("listen", po::value(&listen)->default_value(listen), "HOST:PORT to listen on")
-      ("config", po::value(&config_file), "INI-style file with any of the options below (name = value)");
+      ("config", po::value(&config_file), "INI-style file with any of the options below (name = value)")
+      ("no-ui", po::bool_switch(&no_ui), "do not serve the web page (GET / and /ui/*)");
   po::options_description limits("limits (flags win over the config file)");
   add_limits(limits, c, t);
   po::options_description all;
@@ -119,6 +130,7 @@ ServeOptions parse_serve_options(const std::vector<std::string>& args) {
   help << "usage: tensorgate serve [--listen HOST:PORT] [--config FILE] [options]\n" << all;
   out.help_text = help.str();
   apply(t, c);
+  c.ui = !no_ui;
   parse_listen(listen, c);
   return out;
 }

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "context.hpp"
+#include "ui.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate::service {
@@ -17,11 +18,12 @@ struct RouteRow {
 constexpr std::array kRoutes = {
     RouteRow{Route::validate, "/v1/validate", "POST, PUT"},
     RouteRow{Route::check_model, "/v1/check-model", "POST"},
-    RouteRow{Route::livez, "/livez", "GET"},
-    RouteRow{Route::readyz, "/readyz", "GET"},
-    RouteRow{Route::metrics, "/metrics", "GET"},
-    RouteRow{Route::rules, "/v1/rules", "GET"},
-    RouteRow{Route::openapi, "/v1/openapi.json", "GET"},
+    RouteRow{Route::livez, "/livez", "GET, HEAD"},
+    RouteRow{Route::readyz, "/readyz", "GET, HEAD"},
+    RouteRow{Route::metrics, "/metrics", "GET, HEAD"},
+    RouteRow{Route::rules, "/v1/rules", "GET, HEAD"},
+    RouteRow{Route::openapi, "/v1/openapi.json", "GET, HEAD"},
+    RouteRow{Route::ui, "/", "GET, HEAD"},  // and /ui/<file>: one metrics label for the page
 };
 
 Response json_response(http::status status, unsigned version, std::string body) {
@@ -54,13 +56,15 @@ std::string_view route_name(Route r) {
 Route match_route(std::string_view path) {
   for (const RouteRow& row : kRoutes)
     if (row.path == path) return row.route;
+  if (is_ui_path(path)) return Route::ui;
   return Route::unknown;
 }
 
 bool method_allowed(Route r, http::verb method) {
   if (r == Route::validate) return method == http::verb::post || method == http::verb::put;
   if (r == Route::check_model) return method == http::verb::post;
-  return method == http::verb::get;
+  // RFC 9110 9.1: a server supports GET and HEAD on what it serves.
+  return method == http::verb::get || method == http::verb::head;
 }
 
 std::string_view allowed_methods(Route r) {
@@ -69,14 +73,24 @@ std::string_view allowed_methods(Route r) {
   return "";
 }
 
+Response without_body(Response res) {
+  if (res.result() == http::status::not_modified) return res;
+  const std::size_t length = res.body().size();
+  res.body().clear();
+  res.content_length(length);  // the length a GET would have, without the body (RFC 9110 9.3.2)
+  return res;
+}
+
 Response answer_get(Route r, ServiceContext& ctx, unsigned version) {
   switch (r) {
     case Route::livez:
       return json_response(http::status::ok, version, "{\"status\":\"ok\"}\n");
     case Route::readyz:
-      if (ctx.draining())
-        return json_response(http::status::service_unavailable, version,
-                             "{\"status\":\"draining\"}\n");
+      if (ctx.draining()) {
+        Response res = json_response(http::status::service_unavailable, version, "{\"status\":\"draining\"}\n");
+        res.set(http::field::retry_after, std::to_string(ctx.config.retry_after_seconds));
+        return res;
+      }
       return json_response(http::status::ok, version, "{\"status\":\"ready\"}\n");
     case Route::metrics: {
       Response res{http::status::ok, version};

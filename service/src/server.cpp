@@ -42,7 +42,10 @@ tcp::endpoint resolve(const ServiceConfig& cfg) {
 struct Server::Impl {
   Impl(const ServiceConfig& cfg, const LogLineFn& fn)
       : log(fn, cfg.log_level), ctx(cfg, &log), ioc(static_cast<int>(thread_count(cfg))),
-        drain_timer(ioc) {}
+        workers(cfg.worker_threads ? cfg.worker_threads : std::max(1u, std::thread::hardware_concurrency())),
+        drain_timer(ioc) {
+    ctx.workers = &workers;
+  }
 
   void run_loop();
   void begin_drain();
@@ -51,6 +54,7 @@ struct Server::Impl {
   AccessLog log;
   ServiceContext ctx;
   net::io_context ioc;
+  net::thread_pool workers;  // destroyed (joined) before the io_context its jobs post back to
   std::shared_ptr<Listener> listener;
   std::optional<net::signal_set> signals;
   net::steady_timer drain_timer;

@@ -6,16 +6,19 @@
 // The class is a template over the stream so the fuzzer can drive the same code over
 // beast::test::stream; session.cpp instantiates it for beast::tcp_stream.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "context.hpp"
+#include "tensorgate/model_dir.hpp"
 #include "exchange.hpp"
 #include "hygiene.hpp"
 #include "net.hpp"
 #include "problem.hpp"
 #include "stream_ops.hpp"
+#include "ui.hpp"
 #include "upload.hpp"
 #include "upload_body.hpp"
 
@@ -24,7 +27,8 @@ namespace tensorgate::service {
 template <class Stream>
 class Session : public std::enable_shared_from_this<Session<Stream>> {
  public:
-  Session(ServiceContext& ctx, Stream&& stream, std::string remote);
+  // `probe_only`: admitted past max_connections, for the probe routes only.
+  Session(ServiceContext& ctx, Stream&& stream, std::string remote, bool probe_only = false);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
@@ -40,6 +44,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // session_read.ipp: waiting for a request, its header, the checks, the routing.
   void wait_request();
   void on_idle_read(error_code ec, std::size_t n);
+  bool skip_empty_lines();
   void read_header();
   void on_header(error_code ec, std::size_t n);
   void handle_request();
@@ -50,10 +55,13 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void send_continue();
   void read_body();
   void on_body(error_code ec, std::size_t n);
-  bool too_slow();
+  bool too_slow(std::uint64_t received);
+  void answer_too_slow();  // 408, then close
+  bool chunks_too_small() const;
   void finish_upload();
   void answer_early();
   void answer_report(const Report& report, bool complete);
+  void release_upload();
   void answer_aborted(const Report& report);
 
   // session_check_model.ipp: POST /v1/check-model, a JSON body read whole (bounded).
@@ -61,13 +69,21 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void read_json_body();
   void on_json_body(error_code ec, std::size_t n);
   void answer_check_model();
+  void answer_checked_model(const CheckModelResult& result);
 
   // session_write.ipp: answers, the end of an exchange, closing.
   void answer(Response&& res);
   void answer_problem(Problem p, std::string detail = {}, std::string_view limit = {});
   void answer_too_large(std::uint64_t limit);  // 413 body-too-large
   void answer_verdict(bool valid, std::string json_body);  // 200 or 422 with a report
-  void on_write(bool close, error_code ec, std::size_t n);
+  // The exchange's own share of the memory budget (a /v1/check-model body as it arrives, a
+  // report until it is written), released when the exchange ends.
+  bool hold(std::size_t total);        // raise the share to `total`; false when refused
+  void hold_anyway(std::size_t bytes);  // add memory already taken (a built response)
+  void release_held();
+  void write_some_response();
+  void on_write_some(error_code ec, std::size_t n);
+  void on_write(error_code ec);
   void end_exchange(unsigned status, std::uint64_t bytes_sent, std::string_view note);
   void abort_exchange(unsigned status, std::string_view note, std::string_view timeout_phase);
   void graceful_close();
@@ -89,9 +105,24 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   std::unique_ptr<Upload> upload_;  // outlives body_, whose reader points to it
   bool holds_upload_slot_ = false;
   std::optional<Response> res_;
+  std::optional<http::response_serializer<http::string_body>> sr_;
+  bool close_after_write_ = false;
+  std::uint64_t written_ = 0;            // bytes of the response written so far
+  std::size_t held_ = 0;                 // see hold()
+  Clock::time_point write_window_start_{};
+  std::uint64_t write_window_bytes_ = 0;
   std::optional<http::response<http::empty_body>> continue_;
   Exchange ex_;
+  // Chunk headers of the upload's chunked body, counted to bound the cost of tiny chunks.
+  std::uint64_t chunks_ = 0;
+  std::function<void(std::uint64_t, beast::string_view, error_code&)> count_chunk_ =
+      [this](std::uint64_t, beast::string_view, error_code& ec) {
+        ++chunks_;
+        if (chunks_too_small()) ec = http::error::bad_chunk;
+      };
   std::uint32_t served_ = 0;
+  std::size_t skipped_empty_ = 0;  // line breaks skipped before this request's line
+  bool probe_only_ = false;
   std::uint64_t lingered_ = 0;
 };
 

@@ -8,15 +8,16 @@ namespace tensorgate::service {
 inline constexpr std::size_t kHeaderReadBytes = 4096;
 
 template <class Stream>
-Session<Stream>::Session(ServiceContext& ctx, Stream&& stream, std::string remote)
+Session<Stream>::Session(ServiceContext& ctx, Stream&& stream, std::string remote, bool probe_only)
     : ctx_(ctx), cfg_(ctx.config), stream_(std::move(stream)), remote_(std::move(remote)),
-      buffer_(ctx.config.read_buffer_bytes) {
+      buffer_(ctx.config.read_buffer_bytes), probe_only_(probe_only) {
   ctx_.metrics.connections_open.fetch_add(1);
 }
 
 template <class Stream>
 Session<Stream>::~Session() {
   if (holds_upload_slot_) ctx_.end_upload();
+  release_held();
   ctx_.metrics.connections_open.fetch_sub(1);
 }
 
@@ -32,7 +33,8 @@ void Session<Stream>::wait_request() {
   // Beast's default 1 MB body limit is checked against Content-Length while the header is
   // parsed: off here; the upload checks its own limit (max_body_bytes).
   head_->body_limit(boost::none);
-  if (buffer_.size() > 0) return read_header();  // a pipelined request is already here
+  skipped_empty_ = 0;
+  if (buffer_.size() > 0 && (skip_empty_lines(), buffer_.size() > 0)) return read_header();  // pipelined
   // Before the first request, the header deadline; between requests, the keep-alive one.
   Ops::set_deadline(stream_, served_ == 0 ? cfg_.header_timeout : cfg_.keepalive_timeout);
   stream_.async_read_some(buffer_.prepare(kHeaderReadBytes), bind(&Session::on_idle_read));
@@ -46,7 +48,26 @@ void Session<Stream>::on_idle_read(error_code ec, std::size_t n) {
       ctx_.metrics.timeouts.add(label("phase", served_ == 0 ? "header" : "idle"));
     return close_now();
   }
+  if (skip_empty_lines() && buffer_.size() == 0) {
+    // Only line breaks so far: read on, under the same deadline (no reset: a stream of empty
+    // lines cannot hold the connection).
+    stream_.async_read_some(buffer_.prepare(kHeaderReadBytes), bind(&Session::on_idle_read));
+    return;
+  }
   read_header();
+}
+
+// RFC 9112 2.2: a server should ignore at least one empty line (CRLF) before a request line.
+// Up to kMaxEmptyLineBytes are skipped; more are left for the parser to refuse.
+template <class Stream>
+bool Session<Stream>::skip_empty_lines() {
+  constexpr std::size_t kMaxEmptyLineBytes = 8;
+  const auto* data = static_cast<const char*>(buffer_.data().data());
+  std::size_t n = 0;
+  while (n < buffer_.size() && skipped_empty_ + n < kMaxEmptyLineBytes && (data[n] == '\r' || data[n] == '\n')) ++n;
+  buffer_.consume(n);
+  skipped_empty_ += n;
+  return skipped_empty_ < kMaxEmptyLineBytes;
 }
 
 template <class Stream>
@@ -92,10 +113,23 @@ void Session<Stream>::handle_request() {
   ex_.route = match_route(target->path);
   if (ex_.route == Route::unknown) return answer_problem(Problem::not_found);
   if (!method_allowed(ex_.route, req.method())) return answer_problem(Problem::method_not_allowed);
+  // A connection admitted past max_connections serves only the probes (an orchestrator must not
+  // kill a healthy server because it is busy).
+  if (probe_only_ && !is_probe(ex_.route)) {
+    ex_.body_pending = true;
+    return answer_problem(Problem::too_many_connections);
+  }
   if (ex_.route == Route::validate) return start_upload(target->query);
   if (ex_.route == Route::check_model) return start_check_model();
+  if (ex_.route == Route::ui) {
+    std::optional<Response> page;
+    if (cfg_.ui) page = answer_ui(target->path, req[http::field::if_none_match], ex_.version);
+    if (!page) return answer_problem(Problem::not_found);
+    return answer(req.method() == http::verb::head ? without_body(std::move(*page)) : std::move(*page));
+  }
   // GET routes read no body: one that came with a body is answered, then the connection closes.
-  answer(answer_get(ex_.route, ctx_, ex_.version));
+  Response res = answer_get(ex_.route, ctx_, ex_.version);
+  answer(req.method() == http::verb::head ? without_body(std::move(res)) : std::move(res));
 }
 
 }  // namespace tensorgate::service

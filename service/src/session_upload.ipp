@@ -20,6 +20,8 @@ void Session<Stream>::start_upload(std::string_view query) {
                                      length ? std::optional(*length) : std::nullopt);
   body_.emplace(std::move(*head_), upload_.get());
   head_.reset();
+  chunks_ = 0;
+  body_->on_chunk_header(count_chunk_);
   buffer_.reserve(cfg_.read_buffer_bytes);  // full-size reads (a fresh flat_buffer reads 512 B)
   ex_.window_start = Clock::now();
   ex_.window_bytes = 0;
@@ -32,7 +34,10 @@ void Session<Stream>::start_upload(std::string_view query) {
 template <class Stream>
 std::optional<Problem> Session<Stream>::refuse_upload(const RequestHeader& req) {
   if (const auto p = check_expect(req)) return p;
-  if (!head_->chunked() && !head_->content_length()) return Problem::length_required;
+  if (!head_->chunked() && !head_->content_length()) {
+    ex_.body_pending = true;  // whatever follows is an unframed body, not the next request: close
+    return Problem::length_required;
+  }
   if (ctx_.draining()) return Problem::draining;
   return std::nullopt;
 }
@@ -64,29 +69,56 @@ void Session<Stream>::on_body(error_code ec, std::size_t) {
     return answer_too_large(cfg_.max_body_bytes);
   if (ec == http::error::buffer_overflow)
     return answer_problem(Problem::bad_request, "a chunk header or the trailer is too large");
+  if (ec == http::error::bad_chunk && chunks_too_small())
+    return answer_problem(Problem::bad_request, "the chunks average fewer than " +
+                                                    std::to_string(cfg_.min_average_chunk_bytes) + " bytes");
   if (client_went_away(ec)) return abort_exchange(499, "client-closed", {});
   if (ec) return answer_problem(Problem::bad_request, "malformed chunked body");
+  if (upload_->has_pending()) {
+    // A large header is complete: parse it on a worker, then carry on here.
+    Upload* upload = upload_.get();
+    return ctx_.offload([upload] { upload->feed_pending(); }, stream_.get_executor(),
+                        [self = this->shared_from_this()] { self->on_body({}, 0); });
+  }
   if (body_->is_done()) return finish_upload();
   if (upload_->progress() == Progress::invalid) return answer_early();
   if (upload_->progress() == Progress::aborted) return answer_aborted(upload_->snapshot());
-  if (too_slow()) return abort_exchange(408, "timeout-rate", "rate");
+  if (too_slow(upload_->bytes_received())) return answer_too_slow();
   read_body();
+}
+
+// Whether the chunks so far average fewer bytes than the minimum (after the free ones).
+template <class Stream>
+bool Session<Stream>::chunks_too_small() const {
+  if (cfg_.min_average_chunk_bytes == 0 || chunks_ <= cfg_.free_chunks) return false;
+  const std::uint64_t body = upload_ ? upload_->bytes_received() : 0;
+  return (chunks_ - cfg_.free_chunks) * cfg_.min_average_chunk_bytes > body;
 }
 
 // The minimum transfer rate, averaged over each window: the idle deadline alone lets a client
 // hold an upload slot for ever with one byte per deadline.
 template <class Stream>
-bool Session<Stream>::too_slow() {
+bool Session<Stream>::too_slow(std::uint64_t received) {
   if (cfg_.min_body_rate_bytes_per_second == 0) return false;
   const Clock::time_point now = Clock::now();
   if (now - ex_.window_start < cfg_.min_body_rate_window) return false;
   const double seconds = std::chrono::duration<double>(now - ex_.window_start).count();
-  const std::uint64_t got = upload_->bytes_received() - ex_.window_bytes;
+  const std::uint64_t got = received - ex_.window_bytes;
   if (static_cast<double>(got) < seconds * static_cast<double>(cfg_.min_body_rate_bytes_per_second))
     return true;
   ex_.window_start = now;
-  ex_.window_bytes = upload_->bytes_received();
+  ex_.window_bytes = received;
   return false;
+}
+
+// The body is cut for its rate: answered (408) and logged, then the connection closes (the rest
+// of the body is not read).
+template <class Stream>
+void Session<Stream>::answer_too_slow() {
+  ctx_.metrics.timeouts.add(label("phase", "rate"));
+  ex_.body_pending = true;
+  answer_problem(Problem::request_timeout,
+                 "the body averaged less than " + std::to_string(cfg_.min_body_rate_bytes_per_second) + " bytes/s");
 }
 
 template <class Stream>
@@ -104,20 +136,35 @@ void Session<Stream>::answer_early() {
   answer_report(upload_->snapshot(), false);
 }
 
+// The upload's work is over once its answer is built: its slot and what the validator held go
+// back before the answer is written (a client that never reads holds only the answer).
+template <class Stream>
+void Session<Stream>::release_upload() {
+  if (upload_) upload_->release_validator();
+  if (holds_upload_slot_) {
+    holds_upload_slot_ = false;
+    ctx_.end_upload();
+  }
+}
+
 template <class Stream>
 void Session<Stream>::answer_report(const Report& report, bool complete) {
   record_validation(ctx_, ex_, report);
   const std::optional<std::string> sha = complete ? upload_->sha256_hex() : std::nullopt;
-  answer_verdict(report.valid, upload_report_json({ex_.id, report, upload_->options(),
-                                                   upload_->bytes_received(), complete, sha}));
+  std::string body = upload_report_json({ex_.id, report, upload_->options(), upload_->bytes_received(),
+                                         complete, sha, cfg_.max_report_tensors, cfg_.max_report_metadata});
+  release_upload();
+  answer_verdict(report.valid, std::move(body));
 }
 
 // A limit of this service stopped the validation: a capacity answer, not a verdict.
 template <class Stream>
 void Session<Stream>::answer_aborted(const Report& report) {
   record_validation(ctx_, ex_, report);
-  const Problem p = report.aborted->limit == "header-memory-budget" ? Problem::memory_budget
-                                                                    : Problem::validation_limit;
+  // Memory shared with other uploads comes back (503, retry); a size this service refuses
+  // does not (413).
+  const Problem p = report.aborted->kind == AbortKind::memory_budget ? Problem::memory_budget
+                                                                     : Problem::validation_limit;
   answer_problem(p, report.aborted->message, report.aborted->limit);
 }
 

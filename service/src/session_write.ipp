@@ -12,9 +12,39 @@ void Session<Stream>::answer(Response&& res) {
   if (close) res.set(http::field::connection, "close");
   res.set("X-Request-Id", ex_.id);
   res_.emplace(std::move(res));
+  sr_.emplace(*res_);
+  close_after_write_ = close;
+  written_ = 0;
+  write_window_start_ = Clock::now();
+  write_window_bytes_ = 0;
+  write_some_response();
+}
+
+// The response goes out a piece at a time: an idle deadline for each piece and a minimum average
+// rate over each window, never one deadline for the whole response (an honest slow reader of a
+// large report would be cut, and one that never reads would hold its memory for the whole time).
+template <class Stream>
+void Session<Stream>::write_some_response() {
   Ops::set_deadline(stream_, cfg_.write_timeout);
-  http::async_write(stream_, *res_, beast::bind_front_handler(&Session::on_write,
-                                                              this->shared_from_this(), close));
+  http::async_write_some(stream_, *sr_, bind(&Session::on_write_some));
+}
+
+template <class Stream>
+void Session<Stream>::on_write_some(error_code ec, std::size_t n) {
+  written_ += n;
+  if (ec || sr_->is_done()) return on_write(ec);
+  if (cfg_.min_write_rate_bytes_per_second > 0) {
+    const Clock::time_point now = Clock::now();
+    if (now - write_window_start_ >= cfg_.min_write_rate_window) {
+      const double seconds = std::chrono::duration<double>(now - write_window_start_).count();
+      if (static_cast<double>(written_ - write_window_bytes_) <
+          seconds * static_cast<double>(cfg_.min_write_rate_bytes_per_second))
+        return on_write(beast::error::timeout);
+      write_window_start_ = now;
+      write_window_bytes_ = written_;
+    }
+  }
+  write_some_response();
 }
 
 template <class Stream>
@@ -34,9 +64,11 @@ void Session<Stream>::answer_too_large(std::uint64_t limit) {
 }
 
 // A report: 200 when what it judged is valid, 422 when not. Never cached: the same URL answers
-// another body next time.
+// another body next time. The body is charged to the memory budget until it is written; what
+// the validation held (header, table) is released first, when the upload ends.
 template <class Stream>
 void Session<Stream>::answer_verdict(bool valid, std::string json_body) {
+  hold_anyway(json_body.size());
   Response res{valid ? http::status::ok : http::status::unprocessable_entity, ex_.version};
   res.set(http::field::content_type, "application/json");
   res.set(http::field::cache_control, "no-store");
@@ -46,8 +78,10 @@ void Session<Stream>::answer_verdict(bool valid, std::string json_body) {
 }
 
 template <class Stream>
-void Session<Stream>::on_write(bool close, error_code ec, std::size_t n) {
+void Session<Stream>::on_write(error_code ec) {
   ++served_;
+  const bool close = close_after_write_;
+  const std::uint64_t n = written_;
   std::string_view note;
   if (ec == beast::error::timeout) {
     ctx_.metrics.timeouts.add(label("phase", "write"));
@@ -56,10 +90,31 @@ void Session<Stream>::on_write(bool close, error_code ec, std::size_t n) {
     note = "client-closed";
   }
   end_exchange(res_->result_int(), n, note);
+  sr_.reset();
   res_.reset();
   if (ec) return close_now();
   if (close) return graceful_close();
   wait_request();
+}
+
+template <class Stream>
+bool Session<Stream>::hold(std::size_t total) {
+  if (total <= held_) return true;
+  if (!ctx_.budget.try_acquire(total - held_)) return false;
+  held_ = total;
+  return true;
+}
+
+template <class Stream>
+void Session<Stream>::hold_anyway(std::size_t bytes) {
+  ctx_.budget.acquire_anyway(bytes);
+  held_ += bytes;
+}
+
+template <class Stream>
+void Session<Stream>::release_held() {
+  if (held_) ctx_.budget.release(held_);
+  held_ = 0;
 }
 
 template <class Stream>
@@ -69,11 +124,17 @@ void Session<Stream>::end_exchange(unsigned status, std::uint64_t bytes_sent,
   record_exchange(ctx_, ex_, remote_, {status, body_bytes, bytes_sent, note});
   ex_.active = false;
   body_.reset();
-  upload_.reset();  // releases the validator's share of the header budget
+  json_.reset();
+  release_held();
+  const bool was_upload = upload_ != nullptr;
+  upload_.reset();  // releases the validator's share of the memory budget, if still held
   if (holds_upload_slot_) {
     holds_upload_slot_ = false;
     ctx_.end_upload();
-    buffer_.shrink_to_fit();
+  }
+  if (was_upload) {
+    buffer_.shrink_to_fit();  // back to an idle connection's size
+    ctx_.trim_when_idle();
   }
 }
 

@@ -23,10 +23,21 @@ bool Upload::put(const void* data, std::size_t size) {
   bytes_ += size;
   if (bytes_ > max_body_) return false;
   if (sha_) sha_->update(data, size);
+  const auto* bytes = static_cast<const char*>(data);
+  if (!pending_.empty() || (progress_ == Progress::need_more && validator_->completes_heavy_step(size))) {
+    pending_.append(bytes, size);
+    return true;
+  }
   // Once the verdict is final the session answers and stops reading; nothing more to feed.
   if (progress_ == Progress::need_more)
-    progress_ = validator_->feed(std::span(static_cast<const std::byte*>(data), size));
+    progress_ = validator_->feed(std::span(reinterpret_cast<const std::byte*>(bytes), size));
   return true;
+}
+
+void Upload::feed_pending() {
+  if (progress_ == Progress::need_more)
+    progress_ = validator_->feed(std::span(reinterpret_cast<const std::byte*>(pending_.data()), pending_.size()));
+  pending_ = std::string();
 }
 
 Report Upload::finish() {
@@ -52,6 +63,8 @@ std::string upload_report_json(const UploadAnswer& a) {
     if (a.options.name) w.string(*a.options.name); else w.null();
     ReportOptions ro;
     ro.include_tensors = a.options.include_tensors;
+    ro.limits.max_tensors = a.max_report_tensors;
+    ro.limits.max_metadata = a.max_report_metadata;
     write_report_fields(w, a.report, ro);
     w.field("bytes_received", a.bytes_received);
     w.field("complete", a.complete);

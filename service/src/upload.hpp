@@ -7,7 +7,7 @@
 #include <string>
 
 #include "query.hpp"
-#include "sha256.hpp"
+#include "tensorgate/sha256.hpp"
 #include "tensorgate/report.hpp"
 #include "tensorgate/validator.hpp"
 
@@ -24,6 +24,10 @@ class Upload {
   bool put(const void* data, std::size_t size);
 
   Progress progress() const { return progress_; }
+  // A piece that completes a heavy step (a large header's parse) is not fed at once: it and the
+  // pieces after it wait here until the session runs feed_pending() on a worker thread.
+  bool has_pending() const { return !pending_.empty(); }
+  void feed_pending();
   std::uint64_t bytes_received() const { return bytes_; }
   const UploadOptions& options() const { return options_; }
 
@@ -32,6 +36,9 @@ class Upload {
   // An early answer: the report so far; the digest stays unknown.
   Report snapshot() const { return validator_->snapshot(); }
   std::optional<std::string> sha256_hex();
+  // The report is built: the validator, its header buffer and table (and their share of the
+  // memory budget) are freed. Only the counts remain.
+  void release_validator() { validator_.reset(); }
 
  private:
   std::uint64_t max_body_;
@@ -40,6 +47,7 @@ class Upload {
   std::optional<Sha256> sha_;
   std::uint64_t bytes_ = 0;
   Progress progress_ = Progress::need_more;
+  std::string pending_;  // at most one read's bytes (read_buffer_bytes)
 };
 
 // The JSON report answered for an upload (200 and 422): the core's report fields plus what the
@@ -51,6 +59,8 @@ struct UploadAnswer {
   std::uint64_t bytes_received;
   bool complete;  // the whole body was read
   const std::optional<std::string>& sha256;
+  std::uint64_t max_report_tensors = UINT64_MAX;
+  std::uint64_t max_report_metadata = UINT64_MAX;
 };
 std::string upload_report_json(const UploadAnswer& a);
 

@@ -159,5 +159,27 @@ class CliTest(unittest.TestCase):
         self.assertEqual(summary["layers"], 2)
 
 
+class MemoryBudgetTest(unittest.TestCase):
+    """--memory-budget: a file whose check needs more is aborted (valid null, exit 2), never
+    killed for memory; the default admits real files."""
+
+    def test_budget_aborts_without_a_verdict(self):
+        import struct
+        import tempfile
+        entries = ",".join('"t%d":{"dtype":"U8","shape":[1],"data_offsets":[%d,%d]}' % (i, i, i + 1) for i in range(20000))
+        header = ("{" + entries + "}").encode()
+        header += b" " * ((8 - len(header) % 8) % 8)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "many.safetensors")
+            with open(path, "wb") as fh:
+                fh.write(struct.pack("<Q", len(header)) + header + b"\0" * 20000)
+            out = run("check", "--format", "json", "--memory-budget", "100000", path)
+            self.assertEqual(out.returncode, 2)
+            report = json.loads(out.stdout)["files"][0]
+            self.assertIsNone(report["valid"])
+            self.assertEqual(report["aborted"]["limit"], "header-memory-budget")
+            self.assertEqual(run("check", path).returncode, 0)
+            self.assertEqual(run("check", "--memory-budget", "-1", path).returncode, 2)
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

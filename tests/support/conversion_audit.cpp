@@ -1,29 +1,13 @@
 // audit_files: a conversion held in memory, validated and audited as `tensorgate audit` does it
 // from disk (the directory's checks, each weights file's report, the GGUF's report).
-#include <cstring>
 #include <stdexcept>
 
 #include "conversion_builder.hpp"
+#include "memory_source.hpp"
 #include "tensorgate/model_dir.hpp"
 #include "tensorgate/validator.hpp"
 
 namespace tgtest {
-namespace {
-
-class MemorySource final : public tensorgate::ByteSource {
- public:
-  explicit MemorySource(const std::string& bytes) : bytes_(bytes) {}
-  bool read(std::uint64_t offset, std::span<std::byte> out) override {
-    if (offset > bytes_.size() || out.size() > bytes_.size() - offset) return false;
-    std::memcpy(out.data(), bytes_.data() + offset, out.size());
-    return true;
-  }
-
- private:
-  const std::string& bytes_;
-};
-
-}  // namespace
 
 std::string AuditRun::ids() const {
   std::string out;

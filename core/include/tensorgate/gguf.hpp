@@ -89,6 +89,14 @@ struct GgmlTypeTotals {
 // Limits::gguf_max_scalars_kept pairs, keys and strings of at most Limits::gguf_max_scalar_bytes
 // bytes (longer ones are not kept), so the validator's memory stays bounded whatever the file
 // holds.
+// A summary string (general.architecture, general.name, tokenizer.ggml.model) longer than the
+// 4096 bytes the summary keeps: its full length and digest, so a report can state the cut.
+struct GgufStringCut {
+  std::string key;
+  std::uint64_t bytes = 0;
+  std::string sha256;
+};
+
 struct GgufScalar {
   std::string key;
   std::uint32_t type = 0;  // GGUF value type: 0-7 or 10-12 (numbers, bool), 8 (string)
@@ -97,7 +105,7 @@ struct GgufScalar {
 };
 
 // What a person or a hub page wants to know about a valid GGUF file. Strings copied from the
-// file are cut at 4096 bytes. Totals saturate at 2^64-1.
+// file are cut at 4096 bytes (cut_strings says which, with their length and digest). Totals saturate at 2^64-1.
 struct GgufSummary {
   std::uint32_t version = 0;
   bool big_endian = false;
@@ -120,6 +128,7 @@ struct GgufSummary {
   std::optional<std::uint32_t> file_type;             // general.file_type
   std::optional<std::uint32_t> quantization_version;  // general.quantization_version
   std::shared_ptr<const GgufTensorTable> tensors;     // the tensor infos, file order
+  std::vector<GgufStringCut> cut_strings;             // summary strings longer than 4096 bytes
   std::vector<GgufScalar> scalars;                    // scalar pairs, file order (see GgufScalar)
 };
 

@@ -2,6 +2,7 @@
 // Every bound the core enforces, in one place. Defaults are the format's own limits where it has
 // them; the service may lower them (a lowered bound that a file exceeds aborts validation with
 // `Report::aborted`, which is a capacity answer, not a verdict on the file).
+#include <cstddef>
 #include <cstdint>
 
 namespace tensorgate {
@@ -62,13 +63,54 @@ struct ZipLimits {
   std::uint64_t max_name_bytes_total = 64ull << 20;
 };
 
+// Bounds of `tensorgate diff` (docs/diff.md).
+struct DiffLimits {
+  // Each side's read buffer for --values (tensor pairs and content hashes): the diff's memory is
+  // two of these plus one record per tensor. Values below 64 KiB are raised to it (a block of
+  // every ggml type must fit), as for the audit.
+  std::uint64_t chunk_bytes = 4ull << 20;
+  // Row pieces gathered into one read when q/k rows are permuted (a safetensors/GGUF pair).
+  std::uint32_t max_pieces = 4096;
+  // Renames by name pattern look at names of at most this many bytes and dot-separated
+  // components (real names are under 200 bytes and 10 components); longer names are only
+  // matched exactly. Bounds the keys made per name (one per component).
+  std::uint64_t max_pattern_name_bytes = 1024;
+  std::uint32_t max_pattern_components = 16;
+  // Renames by name pattern are looked for only when at most this many tensors of each side
+  // are unmatched (a real change renames dozens; the keys cost ~300 bytes per tensor). Past
+  // it the report says the search was skipped.
+  std::uint64_t max_pattern_tensors = 65536;
+  // --format markdown: the whole summary stays under this many bytes (GitHub refuses comments
+  // past 65,536 characters; the rest leaves a CI job room for its own words). Rows past it are
+  // counted, not written: the JSON report has them all.
+  std::uint64_t markdown_max_bytes = 60'000;
+  // --format markdown and text: a name or value is shown with at most this many bytes.
+  std::uint64_t shown_name_bytes = 200;
+};
+
+// What a report may echo of a file (docs/report.schema.json, "truncated"): no report grows with
+// one hostile value. A longer string is cut at a UTF-8 boundary, and the cut is stated with the
+// full value's length and SHA-256, so a hub can still compare it.
+struct ReportLimits {
+  // A metadata key or value, a tensor name: real ones are under 200 bytes; the longest real
+  // metadata values (embedded configs, licences) are a few KB. Matches the GGUF summary's cut.
+  std::uint64_t max_string_bytes = 4096;
+  // Cuts listed with their length and digest; further cuts are only counted.
+  std::uint64_t max_cuts_listed = 64;
+  // Entries of the tensor inventory and of the metadata map written; the rest are counted.
+  // Unbounded by default (the CLI); the service sets max-report-tensors.
+  std::uint64_t max_tensors = UINT64_MAX;
+  std::uint64_t max_metadata = UINT64_MAX;
+};
+
 struct Limits {
   // safetensors: largest header the validator buffers. The format caps N at 100,000,000 (ST1);
   // values above that are clamped to it.
   std::uint64_t max_header_bytes = 100'000'000;
-  // safetensors: JSON nesting the header may use. 128 is serde_json's recursion limit, so a header
-  // the reference reader parses is never refused for depth.
-  std::uint32_t max_json_depth = 128;
+  // safetensors: JSON nesting the header may use, the root object being level 1. serde_json's
+  // recursion budget in the reference reader is 128 and fails when it reaches 0, so the deepest
+  // header the reference parses nests 127 levels: the same verdict both ways (ST2.depth).
+  std::uint32_t max_json_depth = 127;
   // Findings kept per report (a file, a model directory, an audit); further ones are counted in
   // findings_dropped and still decide the verdict. The one cap of every producer.
   std::uint32_t max_findings = 1000;
@@ -113,7 +155,13 @@ struct Limits {
   // --- pickles and zips (PK, ZP) -----------------------------------------------------------------
   PickleLimits pickle{};
   ZipLimits zip{};
+  DiffLimits diff{};
+  ReportLimits report{};
 };
+
+// A finding names its tensor with at most this many bytes of the name (a 100 MB name must not
+// be copied into every finding about it).
+inline constexpr std::size_t kMaxFindingTensorBytes = 4096;
 
 // The GGUF format's own caps (ggml's gguf.cpp; docs/rules.md, GG2): Limits are clamped to them.
 inline constexpr std::uint64_t kGgufMaxString = 1ull << 30;

@@ -11,6 +11,7 @@
 
 #include "tensorgate/finding.hpp"
 #include "tensorgate/limits.hpp"
+#include "tensorgate/memory_budget.hpp"
 #include "tensorgate/report.hpp"
 
 namespace tensorgate {
@@ -88,8 +89,11 @@ DirectoryReport check_model_directory(const ModelDirectory& dir, const Limits& l
 struct CheckModelResult {
   std::optional<DirectoryReport> report;
   std::string error;
+  bool budget_refused = false;  // `budget` could not hold the request's documents: no verdict
 };
-CheckModelResult check_model_request(std::string_view request_json, const Limits& limits = {});
+// With a budget, the parsed request is charged to it while the check runs.
+CheckModelResult check_model_request(std::string_view request_json, const Limits& limits = {},
+                                     MemoryBudget* budget = nullptr);
 
 // Whether a directory listing makes a model directory: config.json, model.safetensors,
 // model.safetensors.index.json, pytorch_model.bin or pytorch_model.bin.index.json.

@@ -33,9 +33,14 @@ constexpr std::string_view format_name(Format f) {
 
 // Validation stopped because one of the caller's own limits (not the format's) was reached:
 // a capacity answer (HTTP 413/503), not a verdict on the file.
+enum class AbortKind : unsigned char {
+  limit,          // a size or count this checker refuses (the service answers 413)
+  memory_budget,  // the memory shared with other checks is spent for now (503, retry later)
+};
 struct Aborted {
   std::string limit;    // stable name: "header-bytes", "header-memory-budget", ...
   std::string message;
+  AbortKind kind = AbortKind::limit;
 };
 
 struct Report {

@@ -8,6 +8,7 @@
 
 #include "tensorgate/audit.hpp"
 #include "tensorgate/json_writer.hpp"
+#include "tensorgate/limits.hpp"
 #include "tensorgate/model_dir.hpp"
 #include "tensorgate/report.hpp"
 
@@ -24,11 +25,15 @@ struct CheckedFile {
   std::optional<std::string> error;
   std::optional<DirectoryReport> directory = std::nullopt;
   std::optional<AuditReport> audit = std::nullopt;
+  // A remote check's bytes off the network: every response for this entry (heads, bodies,
+  // redirects, retries). Unset for local files.
+  std::optional<std::uint64_t> bytes_transferred = std::nullopt;
 };
 
 struct ReportOptions {
   bool include_tensors = true;  // the inventory in summary.tensors
   bool colour = false;          // text only: ANSI colours
+  ReportLimits limits{};        // what the report may echo of the file
 };
 
 // The fields of one file's report object (without the braces), for callers that add fields.

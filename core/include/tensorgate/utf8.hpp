@@ -10,4 +10,8 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
 
 bool is_valid_utf8(std::string_view s);
 
+// The length of the longest prefix of `s` of at most `max` bytes that does not end inside a
+// UTF-8 sequence (for cutting untrusted text).
+std::size_t utf8_prefix(std::string_view s, std::size_t max);
+
 }  // namespace tensorgate

@@ -42,6 +42,14 @@ class Validator {
   // mark of a polyglot): a caller that skips leaves them out of the skip and feeds them.
   virtual std::uint64_t tail_wanted() const { return 0; }
 
+  // Whether feeding `size` more bytes completes a step whose cost grows with the input (the
+  // safetensors header parse of a large header): a caller with threads may run that feed off
+  // its event loop. Advice only; the result is the same wherever it runs.
+  virtual bool completes_heavy_step(std::uint64_t size) const {
+    (void)size;
+    return false;
+  }
+
   // The report of what is established so far, without end-of-input checks (early answers).
   virtual Report snapshot() const = 0;
   // The input has ended: apply end-of-input checks and return the final report.

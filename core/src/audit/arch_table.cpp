@@ -65,6 +65,12 @@ const ArchSpec* find_architecture(std::string_view model_type, std::string_view 
   return nullptr;
 }
 
+const ArchSpec* find_gguf_architecture(std::string_view gguf_arch) {
+  for (const ArchSpec& a : kArchitectures)
+    if (gguf_arch == a.gguf_arch) return &a;
+  return nullptr;
+}
+
 std::optional<MappedName> map_name(const ArchSpec& arch, std::string_view source) {
   std::string_view suffix;
   for (const std::string_view s : {std::string_view(".weight"), std::string_view(".bias")})

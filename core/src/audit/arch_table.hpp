@@ -59,6 +59,8 @@ struct ArchSpec {
 
 // The architecture config.json names (model_type, else architectures[0]), or nothing.
 const ArchSpec* find_architecture(std::string_view model_type, std::string_view class_name);
+// The architecture a GGUF's general.architecture names, or nothing.
+const ArchSpec* find_gguf_architecture(std::string_view gguf_arch);
 
 struct MappedName {
   std::string gguf;

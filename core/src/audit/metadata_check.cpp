@@ -1,16 +1,13 @@
 #include "metadata_check.hpp"
 
-#include <bit>
 #include <cmath>
 
 #include "common/printable.hpp"
+#include "gguf_scalar.hpp"
 #include "text_util.hpp"
 
 namespace tensorgate::detail::audit {
 namespace {
-
-// GGUF value types (gguf.h's enum gguf_type).
-enum : std::uint32_t { kU8 = 0, kI8, kU16, kI16, kU32, kI32, kF32, kBool, kString, kArray, kU64, kI64, kF64 };
 
 std::string_view config_key(ConfigField f) {
   switch (f) {
@@ -28,51 +25,14 @@ std::string_view config_key(ConfigField f) {
   return "";
 }
 
-// A metadata value as the audit compares it.
-struct Value {
-  bool integer = false;        // an integer type (negative values never equal a config field)
-  bool negative = false;
-  std::uint64_t magnitude = 0;
-  std::optional<double> real;  // f32 or f64
-  bool f64 = false;
-  std::string text;            // how it reads in a message
-};
-
-std::optional<Value> decode(const GgufScalar& s) {
-  static constexpr unsigned kBits[] = {8, 8, 16, 16, 32, 32, 0, 0, 0, 0, 64, 64, 0};
-  Value v;
-  if (s.type == kF32 || s.type == kF64) {
-    v.real = s.type == kF32 ? static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(s.bits)))
-                            : std::bit_cast<double>(s.bits);
-    v.f64 = s.type == kF64;
-    v.text = exact(*v.real) + (v.f64 ? " (f64)" : " (f32)");
-    return v;
-  }
-  if (s.type >= 13 || kBits[s.type] == 0) return std::nullopt;
-  const unsigned bits = kBits[s.type];
-  const bool is_signed = s.type == kI8 || s.type == kI16 || s.type == kI32 || s.type == kI64;
-  v.integer = true;
-  v.negative = is_signed && ((s.bits >> (bits - 1)) & 1);
-  const std::uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
-  v.magnitude = v.negative ? ((~s.bits & mask) + 1) & mask : s.bits;
-  v.text = (v.negative ? "-" : "") + std::to_string(v.magnitude);
-  return v;
-}
-
-const GgufScalar* find_scalar(const GgufSummary& g, std::string_view key) {
-  for (const GgufScalar& s : g.scalars)
-    if (s.key == key) return &s;
-  return nullptr;
-}
-
-Value integer_value(std::uint64_t v) { return Value{true, false, v, std::nullopt, false, std::to_string(v)}; }
+ScalarValue integer_value(std::uint64_t v) { return ScalarValue{true, false, v, std::nullopt, false, std::to_string(v)}; }
 
 // The value llama.cpp uses when the key is absent, or nothing when it needs the key.
-std::optional<Value> absent_value(const AuditContext& ctx, const MetadataRule& rule) {
+std::optional<ScalarValue> absent_value(const AuditContext& ctx, const MetadataRule& rule) {
   const std::string arch(ctx.arch->gguf_arch);
   const auto gguf_int = [&](std::string_view key) -> std::optional<std::uint64_t> {
     const GgufScalar* s = find_scalar(*ctx.gguf, arch + "." + std::string(key));
-    const auto v = s ? decode(*s) : std::nullopt;
+    const auto v = s ? decode_scalar(*s) : std::nullopt;
     return v && v->integer && !v->negative ? std::optional(v->magnitude) : std::nullopt;
   };
   switch (rule.absent) {
@@ -80,7 +40,7 @@ std::optional<Value> absent_value(const AuditContext& ctx, const MetadataRule& r
       const auto h = gguf_int("attention.head_count");
       return h ? std::optional(integer_value(*h)) : std::nullopt;
     }
-    case KeyDefault::ten_thousand: return Value{false, false, 0, 10000.0, false, "10000 (llama.cpp's default)"};
+    case KeyDefault::ten_thousand: return ScalarValue{false, false, 0, 10000.0, false, "10000 (llama.cpp's default)"};
     case KeyDefault::hidden_over_heads: {
       const auto e = gguf_int("embedding_length"), h = gguf_int("attention.head_count");
       if (!e || !h || *h == 0) return std::nullopt;
@@ -93,7 +53,7 @@ std::optional<Value> absent_value(const AuditContext& ctx, const MetadataRule& r
 }
 
 // Whether the GGUF's value is the config's; `why` says how it is not.
-bool agrees(const Value& v, const ConfigNumber& c, bool is_float, std::string& why) {
+bool agrees(const ScalarValue& v, const ConfigNumber& c, bool is_float, std::string& why) {
   if (is_float) {
     if (!v.real) return why = "is an integer, not a float", false;
     const double want = static_cast<float>(c.value);  // the config's value rounded to f32
@@ -118,7 +78,7 @@ void check_key(AuditContext& ctx, const MetadataRule& rule) {
     if (s) ctx.add(Rule::au_not_compared, key + " not compared: config.json gives no " + std::string(config_key(rule.field)));
     return;
   }
-  std::optional<Value> v = s ? decode(*s) : absent_value(ctx, rule);
+  std::optional<ScalarValue> v = s ? decode_scalar(*s) : absent_value(ctx, rule);
   if (!v) {
     if (s) ctx.add(Rule::au_metadata, key + " is not a number");
     else if (rule.absent == KeyDefault::required) ctx.add(Rule::au_metadata, key + " is missing (llama.cpp needs it)");

@@ -23,7 +23,7 @@ PairStream::PairStream(const AuditLimits& limits)
 
 // Elements one batch may hold: both sides' bytes fit their buffers.
 std::uint64_t PairStream::chunk_elements(const PairLayout& l) const {
-  const std::uint64_t by_source = chunk_bytes_ / l.source_size;
+  const std::uint64_t by_source = chunk_bytes_ / l.source_size * l.source_block;
   const std::uint64_t by_gguf = chunk_bytes_ / l.block_bytes * l.block;
   return std::min(by_source, by_gguf) / kElementQuantum * kElementQuantum;
 }
@@ -60,11 +60,12 @@ bool PairStream::read_source(ByteSource& source, const PairLayout& l) {
     std::uint64_t end = start;
     std::size_t m = k;
     for (; m < order_.size() && batch_[order_[m]].source_elem == end; ++m) {
-      batch_[order_[m]].buffer_pos = pos + static_cast<std::size_t>((end - start) * l.source_size);
+      batch_[order_[m]].buffer_pos = pos + static_cast<std::size_t>((end - start) / l.source_block * l.source_size);
       end += batch_[order_[m]].n;
     }
-    const std::size_t bytes = static_cast<std::size_t>((end - start) * l.source_size);
-    if (!source.read(l.source_offset + start * l.source_size, std::span(source_buf_.data() + pos, bytes))) return false;
+    const std::size_t bytes = static_cast<std::size_t>((end - start) / l.source_block * l.source_size);
+    if (!source.read(l.source_offset + start / l.source_block * l.source_size, std::span(source_buf_.data() + pos, bytes)))
+      return false;
     bytes_read_ += bytes;
     pos += bytes;
     k = m;

@@ -1,5 +1,5 @@
 #pragma once
-// Reads a tensor pair in bounded chunks: the GGUF side in order, one read per chunk; the source
+// Reads a tensor pair in bounded chunks (the audit's source and GGUF, the diff's two sides): the GGUF side in order, one read per chunk; the source
 // side as the runs of rows that chunk needs (one run when rows are not permuted, two per head
 // for q and k), each byte once. Memory: two buffers of AuditLimits::chunk_bytes and a piece
 // list of AuditLimits::max_pieces, allocated once for the whole audit.
@@ -15,7 +15,8 @@ struct PairLayout {
   std::uint64_t source_offset = 0, gguf_offset = 0;  // file positions of the first bytes
   std::uint64_t rows = 1, cols = 0;   // the source's first dimension, and elements per row
   std::uint64_t heads = 0;            // q/k: permute rows with this many heads; 0: as is
-  unsigned source_size = 0;           // bytes per source element
+  unsigned source_size = 0;           // bytes per source block (an element, unless source_block > 1)
+  std::uint32_t source_block = 1;     // source elements per block (sub-byte or block types: the diff)
   std::uint32_t block = 1, block_bytes = 0;  // GGUF elements and bytes per block
 };
 

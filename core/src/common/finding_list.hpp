@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "tensorgate/finding.hpp"
+#include "tensorgate/limits.hpp"
+#include "tensorgate/utf8.hpp"
 
 namespace tensorgate::detail {
 
@@ -46,10 +48,12 @@ class FindingList {
       return;
     }
     items_.push_back(Finding{rule, severity, std::move(message), offset,
-                             tensor ? std::optional<std::string>(std::string(*tensor))
+                             tensor ? std::optional<std::string>(std::string(
+                                          tensor->substr(0, utf8_prefix(*tensor, kMaxFindingTensorBytes))))
                                     : std::nullopt});
   }
   void add(Finding f) {
+    if (f.tensor) f.tensor->resize(utf8_prefix(*f.tensor, kMaxFindingTensorBytes));
     if (f.severity == Severity::error) {
       has_errors_ = true;
       ++error_count_;

@@ -37,4 +37,12 @@ bool is_valid_utf8(std::string_view s) {
   return true;
 }
 
+std::size_t utf8_prefix(std::string_view s, std::size_t max) {
+  if (s.size() <= max) return s.size();
+  std::size_t n = max;
+  // Back up over continuation bytes (10xxxxxx) to the start of the sequence that crosses `max`.
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80 && max - n < 4) --n;
+  return n;
+}
+
 }  // namespace tensorgate

@@ -141,6 +141,13 @@ void GgufValidator::start_string(std::uint64_t len, StrKind kind) {
     return;
   }
   if (!push_checkpoint(static_cast<uint128>(pos_) + len, false)) return;
+  // A summary string the summary cannot keep whole: its digest, for the report's "truncated".
+  const bool summary_string = role_ == KeyRole::architecture || role_ == KeyRole::name ||
+                              role_ == KeyRole::tokenizer_model;
+  if (kind == StrKind::value && depth_ == 0 && str_retain_ && summary_string && len > kRetain) {
+    retained_sha_.emplace();
+    retained_len_ = len;
+  }
   if (len > limits_.gguf_max_string_bytes) {
     abort_with("gguf-string-bytes", "a string of " + std::to_string(len) + " bytes, longer than this validator's limit of " +
                                         std::to_string(limits_.gguf_max_string_bytes));

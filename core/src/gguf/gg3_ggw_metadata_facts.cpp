@@ -58,6 +58,7 @@ void GgufValidator::begin_value_facts(std::uint32_t type) {
   str_scan_ = type == kString && role_ == KeyRole::chat_template;
   if (str_scan_) scan_.reset();
   retained_.clear();
+  retained_sha_.reset();
 }
 
 void GgufValidator::note_string_utf8(std::uint64_t at) {
@@ -90,6 +91,8 @@ void GgufValidator::record_kv_facts() {
                                                   : facts_.tokenizer_model;
       if (string_shape(shape_)) slot = retained_;
       else wrong_type(Rule::ggw_metadata_type, "a string");
+      if (retained_sha_) facts_.cut_strings.push_back(GgufStringCut{std::string(key_), retained_len_, retained_sha_->hex_digest()});
+      retained_sha_.reset();
       break;
     }
     case KeyRole::file_type:

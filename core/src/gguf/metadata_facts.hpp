@@ -73,6 +73,7 @@ struct MetaFacts {
   std::optional<std::uint64_t> context_length, block_count, embedding_length;
   std::uint64_t block_count_pos = 0;
   std::vector<GgufScalar> scalars;  // GgufSummary::scalars
+  std::vector<GgufStringCut> cut_strings;  // GgufSummary::cut_strings
 };
 
 }  // namespace tensorgate::detail::gguf

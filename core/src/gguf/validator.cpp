@@ -134,6 +134,7 @@ std::size_t GgufValidator::take_string(const unsigned char* p, std::size_t n) {
     if (str_scan_) scan_.feed(piece);
     if (str_retain_ && retained_.size() < kRetain)
       retained_.append(piece.substr(0, kRetain - retained_.size()));
+    if (retained_sha_) retained_sha_->update(piece.data(), piece.size());
   }
   str_left_ -= take;
   pos_ += take;
@@ -154,8 +155,8 @@ std::size_t GgufValidator::take_bulk(const unsigned char* p, std::size_t n) {
   return take;
 }
 
-void GgufValidator::abort_with(std::string limit, std::string message) {
-  if (!aborted_) aborted_ = Aborted{std::move(limit), std::move(message)};
+void GgufValidator::abort_with(std::string limit, std::string message, AbortKind kind) {
+  if (!aborted_) aborted_ = Aborted{std::move(limit), std::move(message), kind};
   stop();
 }
 
@@ -167,7 +168,8 @@ bool GgufValidator::charge(std::size_t bytes) {
   const std::size_t step = std::max<std::size_t>(memory_used_ - budget_held_, 1 << 20);
   if (!budget_->try_acquire(step)) {
     abort_with("gguf-memory-budget", "no memory left in the shared budget for " +
-                                         std::to_string(memory_used_) + " bytes of GGUF metadata");
+                                         std::to_string(memory_used_) + " bytes of GGUF metadata",
+               AbortKind::memory_budget);
     return false;
   }
   budget_held_ += step;

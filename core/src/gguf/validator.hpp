@@ -25,6 +25,7 @@
 #include "pattern_scan.hpp"
 #include "table_access.hpp"
 #include "tensorgate/gguf.hpp"
+#include "tensorgate/sha256.hpp"
 #include "tensorgate/validator.hpp"
 #include "utf8_stream.hpp"
 
@@ -104,7 +105,7 @@ class GgufValidator final : public Validator {
   std::uint64_t decode(unsigned bytes) const;
   void on_field(std::uint64_t v);
   void stop() { state_ = State::stopped; }
-  void abort_with(std::string limit, std::string message);
+  void abort_with(std::string limit, std::string message, AbortKind kind = AbortKind::limit);
   bool charge(std::size_t bytes);
   bool push_checkpoint(uint128 min_end, bool header);
   void pop_checkpoint() { --checkpoints_used_; }
@@ -206,6 +207,8 @@ class GgufValidator final : public Validator {
   std::optional<IntValue> int_value_;
   std::uint64_t scalar_bits_ = 0;  // the last scalar value read, as decoded
   std::string retained_;  // a string value the summary shows (cut at kRetain bytes)
+  std::optional<Sha256> retained_sha_;  // the digest of a summary string longer than kRetain
+  std::uint64_t retained_len_ = 0;
   bool kv_utf8_warned_ = false, kv_nested_warned_ = false, kv_bool_warned_ = false;
   bool kv_duplicate_ = false;  // the key repeats an earlier one: its value is not used
   std::uint32_t array_elem_ = 0;  // the element type of the array whose count comes next

@@ -93,6 +93,7 @@ void GgufValidator::build_summary() {
   s.quantization_version = facts_.quantization_version;
   s.tensors = table_;
   s.scalars = facts_.scalars;
+  s.cut_strings = facts_.cut_strings;
   summary_ = std::move(s);
 }
 

@@ -26,6 +26,11 @@ class AutoValidator final : public Validator {
   std::uint64_t bytes_wanted() const override;
   Progress skip(std::uint64_t count) override;
   std::uint64_t tail_wanted() const override;
+  // The delegate's answer: before the choice no heavy step can complete (the first bytes are
+  // at most kDetectPrefix, and the heaviest step, a safetensors header past 1 MiB, is not in them).
+  bool completes_heavy_step(std::uint64_t size) const override {
+    return delegate_ && delegate_->completes_heavy_step(size);
+  }
   Report snapshot() const override;
   Report finish() override;
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "tensorgate/memory_budget.hpp"
 #include "tensorgate/model_dir.hpp"
 
 namespace tensorgate::detail {
@@ -13,9 +14,12 @@ namespace tensorgate::detail {
 struct JsonDoc {
   std::optional<boost::json::object> object;  // set when the text is one valid JSON object
   std::string error;                          // why not, otherwise
+  bool budget_refused = false;                // the memory budget refused the DOM: no verdict
 };
 
-JsonDoc parse_json_object(std::string_view text, const DirectoryLimits& limits);
+// With a budget, the DOM's memory (and the duplicate-key pass's) is charged to it as it grows,
+// and stays charged while the object lives: a DOM costs up to ~25x its text ([0,0,...]).
+JsonDoc parse_json_object(std::string_view text, const DirectoryLimits& limits, MemoryBudget* budget = nullptr);
 
 // A positive integer field, or nothing (absent, negative, fractional, not a number).
 std::optional<std::uint64_t> positive_integer(const boost::json::object& o, std::string_view key);

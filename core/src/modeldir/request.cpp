@@ -25,6 +25,14 @@ std::optional<std::string> read_inventory(const std::string& name, const boost::
   const auto* summary = r->if_contains("summary");
   if (!summary || summary->is_null()) return out.valid ? inventory_error(name) : std::nullopt;
   const auto* s = summary->if_object();
+  // A report whose inventory the service cut (max-report-tensors) cannot stand for the file.
+  const auto* cut = s ? s->if_contains("truncated") : nullptr;
+  if (cut && cut->is_object()) {
+    const auto* omitted = cut->as_object().if_contains("tensors_omitted");
+    if (omitted && omitted->is_number() && !(omitted->is_int64() && omitted->as_int64() == 0) &&
+        !(omitted->is_uint64() && omitted->as_uint64() == 0))
+      return "files[" + name + "] lists only part of its tensor inventory (raise max-report-tensors)";
+  }
   const auto* meta = s ? s->if_contains("metadata") : nullptr;
   const auto* tensors = s ? s->if_contains("tensors") : nullptr;
   if (!meta || !meta->is_object() || !tensors || !tensors->is_array()) return inventory_error(name);
@@ -58,9 +66,10 @@ std::optional<std::string> read_inventory(const std::string& name, const boost::
 
 }  // namespace
 
-CheckModelResult check_model_request(std::string_view request_json, const Limits& limits) {
+CheckModelResult check_model_request(std::string_view request_json, const Limits& limits, MemoryBudget* budget) {
   CheckModelResult result;
-  detail::JsonDoc doc = detail::parse_json_object(request_json, limits.directory);
+  detail::JsonDoc doc = detail::parse_json_object(request_json, limits.directory, budget);
+  result.budget_refused = doc.budget_refused;
   if (!doc.object) {
     result.error = "the request is not a JSON object: " + doc.error;
     return result;
@@ -76,9 +85,15 @@ CheckModelResult check_model_request(std::string_view request_json, const Limits
     return result;
   }
   ModelDirectory dir;
-  if (config && !config->is_null()) dir.config_json = boost::json::serialize(*config);
-  if (index && !index->is_null()) dir.index_json = boost::json::serialize(*index);
-  if (bin_index && !bin_index->is_null()) dir.bin_index_json = boost::json::serialize(*bin_index);
+  // Each document as an object, or as the file's own text (a string): the text is checked exactly
+  // as `tensorgate check DIR` checks the file (a duplicate key in it is MD.config-invalid, not a
+  // malformed request).
+  const auto document = [](const boost::json::value& v) {
+    return v.is_string() ? std::string(v.as_string()) : boost::json::serialize(v);
+  };
+  if (config && !config->is_null()) dir.config_json = document(*config);
+  if (index && !index->is_null()) dir.index_json = document(*index);
+  if (bin_index && !bin_index->is_null()) dir.bin_index_json = document(*bin_index);
   if (dir.config_json) dir.file_names.push_back("config.json");
   if (dir.index_json) dir.file_names.push_back("model.safetensors.index.json");
   if (dir.bin_index_json) dir.file_names.push_back("pytorch_model.bin.index.json");

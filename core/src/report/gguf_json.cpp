@@ -2,6 +2,10 @@
 // file does not say. The chat template's text is never written, only whether there is one.
 #include "report/gguf_json.hpp"
 
+#include <algorithm>
+
+#include "report/truncations.hpp"
+
 namespace tensorgate::detail {
 namespace {
 
@@ -16,9 +20,11 @@ std::string_view type_name(std::uint32_t id) {
   return t ? t->name : "unknown";
 }
 
-void write_tensors(JsonWriter& w, const GgufTensorTable& table) {
+void write_tensors(JsonWriter& w, const GgufTensorTable& table, Truncations& cuts) {
   w.begin_array();
-  for (std::size_t i = 0; i < table.size(); ++i) {
+  const std::size_t shown = static_cast<std::size_t>(std::min<std::uint64_t>(table.size(), cuts.limits().max_tensors));
+  cuts.omit_tensors(table.size() - shown);
+  for (std::size_t i = 0; i < shown; ++i) {
     const GgufTensorView t = table[i];
     w.begin_object();
     w.field("name", t.name);
@@ -71,10 +77,13 @@ void write_gguf_summary(JsonWriter& w, const GgufSummary& s, const ReportOptions
   const std::string_view ftype = s.file_type ? gguf_file_type_name(*s.file_type) : std::string_view();
   if (ftype.empty()) w.null(); else w.string(ftype);
   optional_field(w, "quantization_version", s.quantization_version);
+  Truncations cuts(options.limits);
+  for (const GgufStringCut& c : s.cut_strings) cuts.add_cut("metadata value", c.key, c.bytes, c.sha256);
   if (options.include_tensors && s.tensors) {
     w.key("tensors");
-    write_tensors(w, *s.tensors);
+    write_tensors(w, *s.tensors, cuts);
   }
+  cuts.write(w);
   w.end_object();
 }
 

@@ -1,9 +1,11 @@
+#include <algorithm>
 #include <string>
 
 #include "audit/audit_writers.hpp"
 #include "report/directory_json.hpp"
 #include "report/gguf_json.hpp"
 #include "report/kinds_json.hpp"
+#include "report/truncations.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate {
@@ -29,12 +31,14 @@ void write_finding(JsonWriter& w, const Finding& f) {
 
 namespace {
 
-void write_tensors(JsonWriter& w, const TensorTable& table) {
+void write_tensors(JsonWriter& w, const TensorTable& table, detail::Truncations& cuts) {
   w.begin_array();
-  for (std::size_t i = 0; i < table.size(); ++i) {
+  const std::size_t shown = static_cast<std::size_t>(std::min<std::uint64_t>(table.size(), cuts.limits().max_tensors));
+  cuts.omit_tensors(table.size() - shown);
+  for (std::size_t i = 0; i < shown; ++i) {
     const TensorView t = table[i];
     w.begin_object();
-    w.field("name", t.name);
+    w.field("name", cuts.cut(t.name, "tensor name"));
     w.field("dtype", dtype_info(t.dtype).name);
     w.key("shape");
     w.begin_array();
@@ -69,9 +73,22 @@ void write_safetensors_summary(JsonWriter& w, const SafetensorsSummary& s,
     w.end_object();
   }
   w.end_object();
+  detail::Truncations cuts(options.limits);
   w.key("metadata");
   w.begin_object();
-  for (const auto& [k, v] : s.metadata) w.field(k, v);
+  const std::size_t shown = static_cast<std::size_t>(std::min<std::uint64_t>(s.metadata_size(), options.limits.max_metadata));
+  cuts.omit_metadata(s.metadata_size() - shown);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto [k, v] = s.metadata(i);
+    // A key too long to echo is left out of the map and listed as cut: two long keys cut to
+    // one prefix would otherwise collide.
+    if (k.size() > options.limits.max_string_bytes) {
+      cuts.cut(k, "metadata key", k);
+      cuts.omit_metadata(1);
+      continue;
+    }
+    w.field(k, cuts.cut(v, "metadata value", k));
+  }
   w.end_object();
   w.key("architecture");
   if (s.architecture) w.string(*s.architecture); else w.null();
@@ -81,8 +98,9 @@ void write_safetensors_summary(JsonWriter& w, const SafetensorsSummary& s,
   if (s.min_reference_version) w.string(version_string(*s.min_reference_version)); else w.null();
   if (options.include_tensors && s.tensors) {
     w.key("tensors");
-    write_tensors(w, *s.tensors);
+    write_tensors(w, *s.tensors, cuts);
   }
+  cuts.write(w);
   w.end_object();
 }
 
@@ -92,7 +110,8 @@ std::string_view tool_version() { return TENSORGATE_VERSION; }
 
 void write_report_fields(JsonWriter& w, const Report& r, const ReportOptions& options) {
   w.field("format", format_name(r.format));
-  w.field("valid", r.valid);
+  w.key("valid");  // an aborted check has no verdict: null, not false
+  if (r.aborted) w.null(); else w.boolean(r.valid);
   w.key("canonical");
   if (r.canonical) w.boolean(*r.canonical); else w.null();
   w.field("bytes", r.bytes_seen);
@@ -166,6 +185,7 @@ void write_json_report(std::span<const CheckedFile> files, const ReportOptions& 
       w.null();
       w.field("error", f.error.value_or("unknown error"));
     }
+    if (f.bytes_transferred) w.field("bytes_transferred", *f.bytes_transferred);
     w.end_object();
   }
   w.end_array();

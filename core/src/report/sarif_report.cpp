@@ -2,108 +2,13 @@
 // region, so a code-scanning page can list and locate findings.
 #include <string>
 
+#include "report/sarif_parts.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate {
 namespace {
 
-std::string_view sarif_level(Severity s) {
-  switch (s) {
-    case Severity::error: return "error";
-    case Severity::warning: return "warning";
-    case Severity::info: return "note";
-  }
-  return "error";
-}
-
-// A relative path or file name as a URI reference: unreserved bytes and '/' stay, the rest is
-// percent-encoded; absolute paths become file:// URIs.
-std::string path_uri(std::string_view path) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out = path.starts_with('/') ? "file://" : "";
-  for (const char ch : path) {
-    const auto c = static_cast<unsigned char>(ch);
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
-    if (keep) {
-      out += ch;
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
-void write_driver(JsonWriter& w) {
-  w.begin_object();
-  w.field("name", "tensorgate");
-  w.field("version", tool_version());
-  w.field("semanticVersion", tool_version());
-  w.field("informationUri", "https://github.com/tensorgate/tensorgate");
-  w.key("rules");
-  w.begin_array();
-  for (const RuleInfo& r : all_rules()) {
-    w.begin_object();
-    w.field("id", r.id);
-    w.key("shortDescription");
-    w.begin_object();
-    w.field("text", r.title);
-    w.end_object();
-    w.key("fullDescription");
-    w.begin_object();
-    w.field("text", rule_help(r.rule));
-    w.end_object();
-    w.key("defaultConfiguration");
-    w.begin_object();
-    w.field("level", sarif_level(r.severity));
-    w.end_object();
-    w.key("properties");
-    w.begin_object();
-    w.field("family", r.family);
-    w.end_object();
-    w.end_object();
-  }
-  w.end_array();
-  w.end_object();
-}
-
-void write_artifact_location(JsonWriter& w, std::string_view uri, std::size_t index) {
-  w.key("artifactLocation");
-  w.begin_object();
-  w.field("uri", uri);
-  w.field("index", std::uint64_t{index});
-  w.end_object();
-}
-
-void write_result(JsonWriter& w, const Finding& f, std::string_view uri, std::size_t artifact) {
-  w.begin_object();
-  w.field("ruleId", rule_info(f.rule).id);
-  w.field("ruleIndex", static_cast<std::uint64_t>(f.rule));
-  w.field("level", sarif_level(f.severity));
-  w.key("message");
-  w.begin_object();
-  w.field("text", f.tensor ? "tensor \"" + *f.tensor + "\": " + f.message : f.message);
-  w.end_object();
-  w.key("locations");
-  w.begin_array();
-  w.begin_object();
-  w.key("physicalLocation");
-  w.begin_object();
-  write_artifact_location(w, uri, artifact);
-  if (f.offset) {
-    w.key("region");
-    w.begin_object();
-    w.field("byteOffset", *f.offset);
-    w.field("byteLength", std::uint64_t{1});
-    w.end_object();
-  }
-  w.end_object();
-  w.end_object();
-  w.end_array();
-  w.end_object();
-}
+using detail::sarif_uri;
 
 void write_invocation(JsonWriter& w, std::span<const CheckedFile> files) {
   bool ok = true;
@@ -142,7 +47,7 @@ void write_sarif_report(std::span<const CheckedFile> files, const ReportOptions&
   w.key("tool");
   w.begin_object();
   w.key("driver");
-  write_driver(w);
+  detail::write_sarif_driver(w);
   w.end_object();
   w.key("invocations");
   write_invocation(w, files);
@@ -152,7 +57,7 @@ void write_sarif_report(std::span<const CheckedFile> files, const ReportOptions&
     w.begin_object();
     w.key("location");
     w.begin_object();
-    w.field("uri", path_uri(f.path));
+    w.field("uri", sarif_uri(f.path));
     w.end_object();
     if (f.report) w.field("length", f.report->bytes_seen);
     w.end_object();
@@ -167,8 +72,8 @@ void write_sarif_report(std::span<const CheckedFile> files, const ReportOptions&
         : files[i].audit     ? &files[i].audit->findings
                              : nullptr;
     if (!findings) continue;
-    const std::string uri = path_uri(files[i].path);
-    for (const Finding& f : *findings) write_result(w, f, uri, i);
+    const std::string uri = sarif_uri(files[i].path);
+    for (const Finding& f : *findings) detail::write_sarif_finding(w, f, uri, i);
   }
   w.end_array();
   w.end_object();

@@ -130,7 +130,9 @@ void write_text_report(std::span<const CheckedFile> files, const ReportOptions& 
       valid += f.audit->faithful;
       continue;
     }
-    sink(headline(f, st) + "\n");
+    std::string line = headline(f, st);
+    if (f.bytes_transferred) line += std::string(st(kDim)) + " (" + plural(*f.bytes_transferred, "byte") + " transferred)" + std::string(st(kReset));
+    sink(line + "\n");
     const std::vector<Finding>* findings =
         f.report ? &f.report->findings : f.directory ? &f.directory->findings : nullptr;
     if (!findings) continue;

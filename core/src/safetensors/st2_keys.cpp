@@ -93,7 +93,7 @@ void HeaderHandler::on_root_key(StrRef key) {
     want_ = Want::metadata;
     if (metadata_seen_) {
       add(Rule::st2_duplicate_key, "duplicate key \"__metadata__\"");
-      add(Rule::stw_reference_differs, "the reference reader keeps the last \"__metadata__\"");
+      add(Rule::stw_reference_differs, "the reference reader rejects a duplicate \"__metadata__\" too (duplicate field)");
     }
     metadata_seen_ = true;
     return;

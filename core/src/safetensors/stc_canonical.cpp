@@ -28,7 +28,26 @@ class TextMatcher {
     buf_.clear();
   }
   void maybe_flush() {
-    if (buf_.size() >= 1 << 16) flush();
+    if (buf_.size() >= kPiece) flush();
+  }
+  // A JSON string as the canonical writer escapes it, compared a piece at a time: a 100 MB
+  // metadata value is never copied whole.
+  void string(std::string_view s) {
+    buf_ += '"';
+    for (std::size_t at = 0; at < s.size(); at += kPiece) {
+      const std::string_view piece = s.substr(at, kPiece);
+      std::size_t run = 0;
+      for (std::size_t i = 0; i < piece.size(); ++i) {
+        const auto c = static_cast<unsigned char>(piece[i]);
+        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        buf_.append(piece.data() + run, i - run);
+        run = i + 1;
+        append_escape(buf_, c);
+      }
+      buf_.append(piece.data() + run, piece.size() - run);
+      maybe_flush();
+    }
+    buf_ += '"';
   }
   // The first differing header position, or nothing when the text matched all of `expected`.
   std::optional<std::size_t> finish() {
@@ -38,6 +57,7 @@ class TextMatcher {
   }
 
  private:
+  static constexpr std::size_t kPiece = 1 << 16;
   std::string_view expected_;
   std::string buf_;
   std::size_t pos_ = 0;
@@ -53,10 +73,9 @@ std::optional<std::size_t> header_text_difference(const TensorTable& t, std::uin
     for (std::size_t i = 0; i < t.metadata_size(); ++i) {
       if (i) out += ',';
       const auto [key, value] = t.metadata(i);
-      append_json_string(out, key);
+      m.string(key);
       out += ':';
-      append_json_string(out, value);
-      m.maybe_flush();
+      m.string(value);
     }
     out += '}';
     if (t.size()) out += ',';

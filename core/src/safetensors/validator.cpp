@@ -83,34 +83,49 @@ void SafetensorsValidator::on_length() {
                                            std::to_string(limits_.max_header_bytes)};
     return;
   }
-  if (!reserve_header(n_)) return;
   state_ = State::header;
   if (n_ == 0) on_header();
 }
 
-bool SafetensorsValidator::reserve_header(std::uint64_t bytes) {
-  if (budget_) {
-    if (!budget_->try_acquire(bytes)) {
-      aborted_ = Aborted{"header-memory-budget",
-                         "no memory left in the shared budget for a " + std::to_string(bytes) +
-                             "-byte header"};
-      return false;
-    }
-    budget_held_ = bytes;
+// The budget is charged for the header bytes that have arrived (in 256 KiB steps), never for the
+// length the file declares: eight bytes declaring 16 MiB hold 256 KiB, not 16 MiB, so a few tiny
+// uploads cannot squat the whole budget.
+bool SafetensorsValidator::charge_header(std::size_t need) {
+  constexpr std::size_t kStep = 256 << 10;
+  const std::size_t target = std::min<std::size_t>(n_, (need + kStep - 1) / kStep * kStep);
+  if (!budget_ || target <= budget_held_) return true;
+  if (budget_->try_acquire(target - budget_held_)) {
+    budget_held_ = target;
+    return true;
   }
-  // With the total size known the header's size is certain; otherwise grow as bytes arrive.
-  if (total_size_) {
-    header_.reserve(bytes);
-    advise_huge_pages(header_.data(), header_.capacity());
-  }
-  return true;
+  aborted_ = Aborted{"header-memory-budget",
+                     "no memory left in the shared budget for " + std::to_string(target) + " bytes of a " +
+                         std::to_string(n_) + "-byte header",
+                     AbortKind::memory_budget};
+  state_ = State::stopped;
+  return false;
+}
+
+// With the total size known the header's length is certain: all of N is reserved at once (address
+// space only: a page becomes resident when header bytes fill it, which is what is charged).
+// Otherwise the buffer doubles with what arrives, never past N.
+void SafetensorsValidator::grow_header(std::size_t need) {
+  constexpr std::size_t kFirstStep = 64 << 10;
+  const std::size_t capacity =
+      total_size_ ? n_ : std::min<std::size_t>(n_, std::max({need, 2 * header_.capacity(), kFirstStep}));
+  header_.reserve(capacity);
 }
 
 std::size_t SafetensorsValidator::take_header(std::span<const std::byte> chunk) {
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), bytes_wanted()));
   const std::size_t need = header_.size() + n;
-  if (header_.capacity() < need)  // geometric growth, but never past N
-    header_.reserve(std::min<std::size_t>(n_, std::max(need, 2 * header_.capacity())));
+  if (!charge_header(need)) return chunk.size();
+  if (header_.capacity() < need) grow_header(need);
+  // Huge pages once 8 MiB have really arrived (a 10 MB header fills ~2,500 small pages; advised
+  // earlier, a body that only declares a large header would make 2 MiB resident at once).
+  constexpr std::size_t kHugeFrom = 8u << 20;
+  if (need >= kHugeFrom && header_.size() < kHugeFrom)
+    advise_huge_pages(header_.data() + header_.size(), header_.capacity() - header_.size());
   header_.append(reinterpret_cast<const char*>(chunk.data()), n);
   if (header_.size() == n_) on_header();
   return n;
@@ -124,7 +139,8 @@ void SafetensorsValidator::on_header() {
   table_ = std::move(parsed.table);
   if (parsed.budget_refused) {
     aborted_ = Aborted{"header-memory-budget", "no memory left in the shared budget for the tables of a " +
-                                                   std::to_string(n_) + "-byte header"};
+                                                   std::to_string(n_) + "-byte header",
+                       AbortKind::memory_budget};
     state_ = State::stopped;
     return;
   }

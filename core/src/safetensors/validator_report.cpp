@@ -113,10 +113,6 @@ SafetensorsSummary SafetensorsValidator::summary() const {
     s.parameters = saturating_add(s.parameters, t.parameters);
     s.bytes = saturating_add(s.bytes, t.bytes);
   }
-  for (std::size_t i = 0; i < table_->metadata_size(); ++i) {
-    const auto [key, value] = table_->metadata(i);
-    s.metadata.emplace_back(key, value);
-  }
   s.architecture = facts_.architecture.architecture;
   s.layers = facts_.architecture.layers;
   if (!reference_rejects_) s.min_reference_version = facts_.oldest;

@@ -27,7 +27,10 @@ struct SafetensorsSummary {
   std::uint64_t parameters = 0;
   std::uint64_t bytes = 0;
   std::vector<DtypeTotals> by_dtype;  // canonical dtype order, dtypes present only
-  std::vector<std::pair<std::string, std::string>> metadata;  // file order
+  // The metadata map, file order: read from the table (no copy, so a 100 MB value or six million
+  // keys cost nothing beyond the header that holds them).
+  std::size_t metadata_size() const { return tensors ? tensors->metadata_size() : 0; }
+  std::pair<std::string_view, std::string_view> metadata(std::size_t i) const { return tensors->metadata(i); }
   std::optional<std::string> architecture;  // inferred from tensor names
   std::optional<std::uint64_t> layers;      // inferred from tensor names
   std::optional<Version> min_reference_version;  // unset: no reference version loads it

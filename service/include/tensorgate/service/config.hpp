@@ -15,6 +15,10 @@ struct ServiceConfig {
   std::uint16_t port = 8080;
   // Threads running the event loop; 0 means one per core.
   unsigned threads = 0;
+  // Threads that parse what is too heavy for an event-loop thread (a large safetensors header,
+  // a /v1/check-model body), so that small requests and /livez never wait behind them; 0 means
+  // one per core. Work waits for a free worker; the upload slots bound how much can wait.
+  unsigned worker_threads = 0;
 
   // --- request framing ---------------------------------------------------------------------
   // Request line plus header fields. Above it: 431.
@@ -36,6 +40,18 @@ struct ServiceConfig {
   std::uint64_t max_safetensors_header_bytes = 100'000'000;
   // All uploads together may buffer this much header: 1 GiB, ten maximal headers. Past it: 503.
   std::uint64_t header_memory_budget_bytes = 1ull << 30;
+  // Tensor inventory entries and metadata entries a report lists; past them the report counts
+  // what it left out (summary.truncated). Real models have at most a few tens of thousands of
+  // tensors per file (DeepSeek-V3, the largest inventory seen, ~92,000 in all its shards) and a
+  // few dozen metadata entries; a hostile 100 MB header of a million tensors would otherwise
+  // answer ~100 MB of JSON. Strings are cut at 4096 bytes whatever these are.
+  std::uint64_t max_report_tensors = 131'072;
+  std::uint64_t max_report_metadata = 4'096;
+  // A chunked body must average at least this many bytes a chunk once it has sent
+  // free_chunks chunks: each chunk costs ~2 us of parsing, so 1-byte chunks would let ~6 MB/s of
+  // traffic take two cores. Past it: 400. Real clients send chunks of 8 KiB or more.
+  std::uint64_t min_average_chunk_bytes = 1024;
+  std::uint64_t free_chunks = 1024;
   // Uploads being read at once. Past it: 503.
   std::uint32_t max_concurrent_uploads = 128;
 
@@ -51,8 +67,13 @@ struct ServiceConfig {
   Millis keepalive_timeout{15'000};
   // Requests served on one connection before it is closed.
   std::uint32_t keepalive_max_requests = 1000;
-  // Longest time writing one response.
+  // Longest wait for the client to take any response bytes (reset by every write), and the
+  // average rate a response must be read at, measured over each window: a reader that takes a
+  // 20 MB report at 2 MB/s gets all of it; one that never reads is cut after write_timeout and
+  // releases the memory its report held.
   Millis write_timeout{30'000};
+  std::uint64_t min_write_rate_bytes_per_second = 64 * 1024;
+  Millis min_write_rate_window{10'000};
   // After an early answer: how long and how much of the unread body is drained before closing.
   Millis linger_timeout{2'000};
   std::uint64_t linger_max_bytes = 16ull << 20;
@@ -62,11 +83,19 @@ struct ServiceConfig {
   // --- capacity --------------------------------------------------------------------------------
   // Open connections. Past it a new connection gets 503 and is closed.
   std::uint32_t max_connections = 1000;
+  // Connections admitted past max_connections for the probes (/livez, /readyz, /metrics) only;
+  // any other request on them gets 503. Keeps an orchestrator's probes answering at the cap.
+  std::uint32_t probe_connections = 16;
   // Connections past max_connections still being answered with 503 (each for at most 1 s).
   // Past this, a new one is closed without an answer: a flood cannot hold sockets.
   std::uint32_t max_rejections_in_flight = 256;
   // Retry-After value (seconds) sent with every 503.
   std::uint32_t retry_after_seconds = 5;
+
+  // --- the web page ------------------------------------------------------------------------
+  // GET / and /ui/*: the page for people (docs/service.md, "The web page"). `--no-ui` turns it
+  // off (404) for a hub's internal deployment, where only machines call the API.
+  bool ui = true;
 
   // --- logging ---------------------------------------------------------------------------------
   // spdlog level name for the access log: "info" logs one line per request, "off" none.

@@ -1,0 +1,205 @@
+#include "check_runner.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "file_check.hpp"
+#include "inputs.hpp"
+#include "model_dir_check.hpp"
+#include "remote_check.hpp"
+#include "remote_model_dir.hpp"
+#include "remote_session.hpp"
+
+namespace tensorgate::cli {
+namespace {
+
+// What one thread owns: the memory budget of the file it checks, and a remote session (its
+// io_context, connection and client), made when the thread first checks a URL.
+class Worker {
+ public:
+  explicit Worker(const CheckSettings& settings) : settings_(settings), budget_(settings.memory_budget) {}
+  MemoryBudget* budget() { return &budget_; }
+  remote::HttpClient& client() {
+    if (!session_) session_ = std::make_unique<remote::RemoteSession>(settings_.remote, settings_.tls);
+    return session_->client();
+  }
+
+ private:
+  const CheckSettings& settings_;
+  CountingBudget budget_;
+  std::unique_ptr<remote::RemoteSession> session_;
+};
+
+// A fixed set of threads taking tasks in submission order; a task may submit more.
+class TaskPool {
+ public:
+  using Task = std::function<void(Worker&)>;
+
+  explicit TaskPool(const CheckSettings& settings) {
+    for (unsigned i = 0; i < std::max(1u, settings.jobs); ++i) threads_.emplace_back([this, &settings] { loop(settings); });
+  }
+  ~TaskPool() { wait(); }
+
+  void submit(Task task) {
+    {
+      std::lock_guard lock(mutex_);
+      queue_.push_back(std::move(task));
+      ++pending_;
+    }
+    ready_.notify_one();
+  }
+
+  // Until every task, including those submitted by tasks, has run.
+  void wait() {
+    {
+      std::unique_lock lock(mutex_);
+      idle_.wait(lock, [this] { return pending_ == 0; });
+      stop_ = true;
+    }
+    ready_.notify_all();
+    for (std::thread& t : threads_)
+      if (t.joinable()) t.join();
+  }
+
+ private:
+  void loop(const CheckSettings& settings) {
+    Worker worker(settings);
+    for (;;) {
+      Task task;
+      {
+        std::unique_lock lock(mutex_);
+        ready_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+        if (queue_.empty()) return;
+        task = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      task(worker);
+      std::lock_guard lock(mutex_);
+      if (--pending_ == 0) idle_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable ready_, idle_;
+  std::deque<Task> queue_;
+  std::size_t pending_ = 0;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
+};
+
+using Slot = std::vector<CheckedFile>;  // one planned check's entries, in report order
+
+class Planner {
+ public:
+  Planner(const CheckSettings& settings, TaskPool& pool, std::deque<Slot>& slots)
+      : settings_(settings), pool_(pool), slots_(slots) {}
+
+  void plan(const std::string& entry) {
+    if (remote::looks_like_url(entry)) {
+      plan_url(entry);
+      return;
+    }
+    for (InputItem& item : expand_inputs({entry})) {
+      Slot& slot = new_slot();
+      if (item.error) {
+        complete(slot, {CheckedFile{item.path, std::nullopt, *item.error}});
+      } else if (item.model_directory) {
+        pool_.submit([this, &slot, path = item.path](Worker& w) {
+          Slot out;
+          check_model_directory(path, settings_.format, out, w.budget());
+          complete(slot, std::move(out));
+        });
+      } else {
+        pool_.submit([this, &slot, path = item.path](Worker& w) {
+          complete(slot, {check_file(path, Limits{}, settings_.format, w.budget())});
+        });
+      }
+    }
+  }
+
+ private:
+  Slot& new_slot() {
+    if (settings_.progress) settings_.progress->add_entries(1);
+    return slots_.emplace_back();
+  }
+
+  // The slot's final entries; tensor tables go now unless the report shows them.
+  void complete(Slot& slot, Slot files) {
+    for (CheckedFile& f : files) {
+      if (!settings_.keep_tensors && f.report && f.report->safetensors) f.report->safetensors->tensors.reset();
+      if (!settings_.keep_tensors && f.report && f.report->gguf) f.report->gguf->tensors.reset();
+      if (settings_.progress && !f.directory) settings_.progress->file_done(f.bytes_transferred.value_or(0));
+    }
+    slot = std::move(files);
+    if (settings_.progress) settings_.progress->entry_done();
+  }
+
+  void plan_url(const std::string& entry) {
+    Slot& slot = new_slot();
+    std::string error;
+    std::optional<remote::Url> url = remote::parse_url(entry, error);
+    if (!url) {
+      complete(slot, {CheckedFile{entry, std::nullopt, error}});
+    } else if (url->is_folder()) {
+      pool_.submit([this, &slot, entry, folder = *url](Worker& w) { plan_repository(slot, entry, folder, w); });
+    } else {
+      pool_.submit([this, &slot, entry, file = *url](Worker& w) {
+        complete(slot, {check_remote_file(w.client(), entry, file, Limits{}, settings_.format, nullptr, w.budget())});
+      });
+    }
+  }
+
+  // The repository's JSON files on this worker, then each weights file as a task of its own;
+  // the last to finish runs the directory rules.
+  void plan_repository(Slot& slot, const std::string& entry, const remote::Url& folder, Worker& w) {
+    struct Job {
+      RemoteRepository repo;
+      std::atomic<std::size_t> left{0};
+    };
+    auto job = std::make_shared<Job>();
+    job->repo.path = entry;
+    job->repo.folder = folder;
+    gather_repository(w.client(), job->repo, settings_.remote);
+    if (job->repo.error || job->repo.weights.empty()) {
+      Slot out;
+      finish_repository(job->repo, out);
+      complete(slot, std::move(out));
+      return;
+    }
+    job->left = job->repo.weights.size();
+    for (std::size_t i = 0; i < job->repo.weights.size(); ++i) {
+      pool_.submit([this, &slot, job, i](Worker& worker) {
+        check_weights(worker.client(), job->repo, i, settings_.format, worker.budget());
+        if (job->left.fetch_sub(1) != 1) return;
+        Slot out;
+        finish_repository(job->repo, out);
+        complete(slot, std::move(out));
+      });
+    }
+  }
+
+  const CheckSettings& settings_;
+  TaskPool& pool_;
+  std::deque<Slot>& slots_;  // a deque: references stay valid as slots are added
+};
+
+}  // namespace
+
+std::vector<CheckedFile> check_entries(const std::vector<std::string>& entries, const CheckSettings& settings) {
+  std::deque<Slot> slots;
+  {
+    TaskPool pool(settings);
+    Planner planner(settings, pool, slots);
+    for (const std::string& entry : entries) planner.plan(entry);
+    pool.wait();
+  }
+  std::vector<CheckedFile> files;
+  for (Slot& slot : slots)
+    for (CheckedFile& f : slot) files.push_back(std::move(f));
+  return files;
+}
+
+}  // namespace tensorgate::cli

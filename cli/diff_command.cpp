@@ -1,0 +1,122 @@
+#include "diff_command.hpp"
+
+#include <boost/algorithm/string/split.hpp>
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <cstdlib>
+
+#include "check_command.hpp"
+#include "diff_inputs.hpp"
+#include "file_check.hpp"
+
+namespace tensorgate::cli {
+namespace po = boost::program_options;
+
+namespace {
+
+const char* const kUsage =
+    "usage: tensorgate diff [--format text|json|sarif|markdown] [--values] [--fail-on KINDS] OLD NEW\n"
+    "What changed from OLD to NEW, tensor by tensor (docs/diff.md). OLD and NEW are each a\n"
+    "safetensors or GGUF file or a model directory (single file or sharded).\n"
+    "  Without --values only the headers are read: tensors added, removed, renamed (same dtype\n"
+    "  and shape and a name pattern), dtype and shape changes, metadata and config.json keys,\n"
+    "  parameter totals. --values also streams both sides' data once and reports, per changed\n"
+    "  tensor, whether its bytes are identical, the largest absolute and relative difference and\n"
+    "  the fraction of elements that changed (and finds renames by content).\n"
+    "  --fail-on KINDS  comma-separated change kinds that fail the gate (exit status 1):\n"
+    "                   added, removed, renamed, dtype, shape, values, metadata, config; all;\n"
+    "                   none (the default: report everything, fail on nothing)\n"
+    "  --format markdown writes a summary for a pull-request comment.\n"
+    "Exit status: 0 no change of a --fail-on kind, 1 such a change or an invalid input,\n"
+    "2 usage or I/O error.\n";
+
+struct DiffOptionsText {
+  std::string format = "text";
+  bool values = false;
+  std::vector<std::string> fail_on;
+  std::vector<std::string> paths;
+};
+
+ChangeSet parse_fail_on(const std::vector<std::string>& texts) {
+  ChangeSet set;
+  for (const std::string& text : texts) {
+    std::vector<std::string> items;
+    boost::algorithm::split(items, text, [](char c) { return c == ','; });
+    for (const std::string& item : items) {
+      if (item == "all") set.add(ChangeSet::all());
+      else if (item == "none" || item.empty()) continue;
+      else if (const auto k = change_kind_from_id(item)) set.add(*k);
+      else throw po::error("--fail-on: unknown change kind '" + item + "'");
+    }
+  }
+  return set;
+}
+
+void parse(const std::vector<std::string>& args, DiffOptionsText& o) {
+  po::options_description named("options");
+  named.add_options()
+      ("help,h", "show this help")
+      ("format", po::value(&o.format), "text, json, sarif or markdown")
+      ("values", po::bool_switch(&o.values), "compare values too")
+      ("fail-on", po::value(&o.fail_on), "change kinds that fail the gate")
+      ("path", po::value(&o.paths), "OLD and NEW");
+  po::positional_options_description positional;
+  positional.add("path", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(named).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::fputs(kUsage, stdout);
+    std::exit(0);
+  }
+  if (o.format != "text" && o.format != "json" && o.format != "sarif" && o.format != "markdown")
+    throw po::error("--format must be text, json, sarif or markdown");
+  if (o.paths.size() != 2) throw po::error("OLD and NEW are needed, and nothing else");
+}
+
+void write(const DiffReport& r, const std::string& format) {
+  const auto sink = [](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); };
+  const Limits limits;
+  if (format == "json") write_diff_json(r, sink), sink("\n");
+  else if (format == "sarif") write_diff_sarif(r, sink), sink("\n");
+  else if (format == "markdown") write_diff_markdown(r, limits.diff, sink);
+  else write_diff_text(r, limits.diff, sink);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int run_diff(const std::vector<std::string>& args) {
+  DiffOptionsText o;
+  DiffOptions options;
+  try {
+    parse(args, o);
+    options.fail_on = parse_fail_on(o.fail_on);
+  } catch (const po::error& e) {
+    std::fprintf(stderr, "tensorgate diff: %s\n%s", e.what(), kUsage);
+    return kUsageOrIo;
+  }
+  options.values = o.values;
+  CountingBudget budget(kDefaultCliMemoryBudget);  // both sides' headers are held together
+  DiffInput old_input, new_input;
+  gather_diff_input(o.paths[0], o.values, budget, old_input);
+  if (!old_input.error) gather_diff_input(o.paths[1], o.values, budget, new_input);
+  for (const DiffInput* in : {&old_input, &new_input}) {
+    if (!in->error) continue;
+    // The document still says what went wrong (its "error"), as the audit's does.
+    DiffReport failed;
+    failed.old_side.path = o.paths[0];
+    failed.new_side.path = o.paths[1];
+    failed.fail_on = options.fail_on;
+    failed.io_error = *in->error;
+    write(failed, o.format);
+    std::fprintf(stderr, "tensorgate diff: %s\n", in->error->c_str());
+    return kUsageOrIo;
+  }
+  const DiffReport report = diff_models(old_input.side, new_input.side, options);
+  write(report, o.format);
+  if (report.io_error) return kUsageOrIo;
+  return report.gate_failed ? kInvalid : 0;
+}
+
+}  // namespace tensorgate::cli

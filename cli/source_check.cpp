@@ -1,0 +1,55 @@
+#include "source_check.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "tensorgate/validator.hpp"
+
+namespace tensorgate::cli {
+namespace {
+
+constexpr std::size_t kChunk = 1 << 20;
+
+}  // namespace
+
+CheckedFile check_source(InputSource& source, const std::string& path, std::string_view name,
+                         const Limits& limits, FormatChoice format, MemoryBudget* budget) {
+  auto validator = make_validator(format, name, limits, budget);
+  std::optional<std::uint64_t> size = source.size();
+  if (size) validator->set_total_size(*size);
+
+  // Not value-initialized: zeroing 1 MiB would touch every page even for a 100-byte file.
+  const auto buffer = std::make_unique_for_overwrite<std::byte[]>(kChunk);
+  std::uint64_t consumed = 0;
+  bool tail = false;  // reading the last bytes, which the validator looks at after a skip
+  for (bool first = true;; first = false) {
+    if (size && !tail && validator->bytes_wanted() == 0) {
+      // Skip what is only counted, but for the last bytes the validator still looks at
+      // (FK.polyglot's search for a zip end record).
+      const std::uint64_t keep =
+          source.reads_tail() ? std::min(validator->tail_wanted(), *size - std::min(*size, consumed)) : 0;
+      if (*size - keep > consumed) {
+        if (auto error = source.skip(*size - keep - consumed)) return CheckedFile{path, std::nullopt, *error};
+        validator->skip(*size - keep - consumed);
+        consumed = *size - keep;
+      }
+      if (keep == 0) break;
+      tail = true;
+    }
+    if (tail && consumed >= *size) break;
+    const std::uint64_t wanted = tail ? *size - consumed : validator->bytes_wanted();
+    const std::size_t want = size ? static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, wanted)) : kChunk;
+    const SourceRead r = source.read(std::span(buffer.get(), want), wanted);
+    if (r.error) return CheckedFile{path, std::nullopt, *r.error};
+    if (first && !size && (size = source.size())) validator->set_total_size(*size);  // before any feed
+    if (r.bytes == 0) break;
+    consumed += r.bytes;
+    const Progress p = validator->feed(std::span(buffer.get(), r.bytes));
+    if (p == Progress::aborted) break;
+    // The verdict is final and the rest could only be counted: what is established so far.
+    if (p == Progress::invalid && !size && source.stop_when_final()) return CheckedFile{path, validator->snapshot(), std::nullopt};
+  }
+  return CheckedFile{path, validator->finish(), std::nullopt};
+}
+
+}  // namespace tensorgate::cli

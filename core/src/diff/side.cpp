@@ -1,0 +1,181 @@
+// A side's tensors from its files' reports: one collector per summary kind.
+#include "side.hpp"
+
+#include <algorithm>
+#include <boost/unordered/unordered_flat_set.hpp>
+#include <map>
+
+#include "audit/numbers.hpp"
+#include "common/seeded_hash.hpp"
+
+namespace tensorgate::detail::diff {
+namespace {
+
+struct NameHash {
+  std::size_t operator()(std::string_view s) const { return seeded_hash(s); }
+};
+using NameSet = boost::unordered_flat_set<std::string_view, NameHash>;
+
+std::uint64_t product(std::span<const std::uint64_t> shape) {
+  std::uint64_t n = 1;
+  for (const std::uint64_t d : shape) n *= d;  // exact: ST4 and GG4 checked the products
+  return n;
+}
+
+void collect_safetensors(const SafetensorsSummary& s, std::size_t file, Side& out, NameSet& seen) {
+  const TensorTable& table = *s.tensors;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const TensorView v = table[i];
+    if (!seen.insert(v.name).second) continue;
+    SideTensor t;
+    t.info.name = std::string(v.name);
+    t.info.dtype = std::string(dtype_info(v.dtype).name);
+    t.info.shape.assign(v.shape.begin(), v.shape.end());
+    t.info.parameters = product(v.shape);
+    t.info.bytes = v.end - v.begin;
+    t.info.file = file;
+    t.info.header_offset = 8 + v.header_pos;
+    t.encoding = safetensors_encoding(v.dtype);
+    t.format = Format::safetensors;
+    t.position = 8 + s.header_length + v.begin;
+    t.elements = t.info.parameters;
+    out.tensors.push_back(std::move(t));
+  }
+}
+
+void collect_gguf(const GgufSummary& g, std::size_t file, Side& out, NameSet& seen) {
+  const GgufTensorTable& table = *g.tensors;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const GgufTensorView v = table[i];
+    if (!seen.insert(v.name).second) continue;
+    SideTensor t;
+    t.info.name = std::string(v.name);
+    t.info.dtype = std::string(ggml_type_info(v.type)->name);
+    t.info.shape.assign(v.shape.rbegin(), v.shape.rend());  // ne0 is the innermost
+    t.info.parameters = product(v.shape);
+    t.info.bytes = v.bytes;
+    t.info.file = file;
+    t.info.header_offset = table.record(i).info_pos;
+    t.encoding = ggml_encoding(v.type, g.big_endian);
+    t.format = Format::gguf;
+    t.position = g.data_offset + v.offset;
+    t.elements = t.info.parameters;
+    out.tensors.push_back(std::move(t));
+  }
+}
+
+}  // namespace
+
+Encoding safetensors_encoding(Dtype d) {
+  const DtypeInfo& info = dtype_info(d);
+  const auto whole = [](ElementKind k, std::uint32_t bytes) { return Encoding{k, 1, bytes}; };
+  switch (d) {
+    case Dtype::F64: return whole(ElementKind::f64, 8);
+    case Dtype::F32: return whole(ElementKind::f32, 4);
+    case Dtype::F16: return whole(ElementKind::f16, 2);
+    case Dtype::BF16: return whole(ElementKind::bf16, 2);
+    case Dtype::I8: return whole(ElementKind::i8, 1);
+    case Dtype::I16: return whole(ElementKind::i16, 2);
+    case Dtype::I32: return whole(ElementKind::i32, 4);
+    case Dtype::I64: return whole(ElementKind::i64, 8);
+    case Dtype::U8: return whole(ElementKind::u8, 1);
+    case Dtype::U16: return whole(ElementKind::u16, 2);
+    case Dtype::U32: return whole(ElementKind::u32, 4);
+    case Dtype::U64: return whole(ElementKind::u64, 8);
+    case Dtype::BOOL: return whole(ElementKind::boolean, 1);
+    default: break;
+  }
+  // F8 variants and complex numbers as whole elements; sub-byte types (F4, F6) as the
+  // smallest run of elements that fills whole bytes (2 of 4 bits, 4 of 6 bits).
+  if (info.bits % 8 == 0) return Encoding{ElementKind::opaque, 1, info.bits / 8};
+  std::uint32_t block = 1;
+  while (block * info.bits % 8) ++block;
+  return Encoding{ElementKind::opaque, block, block * info.bits / 8};
+}
+
+Encoding ggml_encoding(std::uint32_t type, bool big_endian) {
+  using namespace audit;
+  const GgmlTypeInfo* info = ggml_type_info(type);
+  Encoding e{ElementKind::opaque, info->block_size, info->type_size};
+  if (big_endian) return e;  // decoded only as little-endian; big-endian files compare bytes
+  switch (type) {
+    case kGgmlF32: e.kind = ElementKind::f32; break;
+    case kGgmlF16: e.kind = ElementKind::f16; break;
+    case kGgmlBF16: e.kind = ElementKind::bf16; break;
+    case kGgmlF64: e.kind = ElementKind::f64; break;
+    case kGgmlI8: e.kind = ElementKind::i8; break;
+    case kGgmlI16: e.kind = ElementKind::i16; break;
+    case kGgmlI32: e.kind = ElementKind::i32; break;
+    case kGgmlI64: e.kind = ElementKind::i64; break;
+    case kGgmlQ8_0: e.kind = ElementKind::q8_0; break;
+    case kGgmlQ4_0: e.kind = ElementKind::q4_0; break;
+    default: break;
+  }
+  return e;
+}
+
+std::optional<std::string> collect_side(const DiffSide& in, Side& out) {
+  out.in = &in;
+  NameSet seen;
+  if (in.files.empty()) return in.path + " has no weights files";
+  for (std::size_t f = 0; f < in.files.size(); ++f) {
+    const DiffFile& file = in.files[f];
+    const Report* r = file.report;
+    if (!r || !r->valid) return file.path + " is invalid (its findings say why)";
+    if (r->safetensors && r->safetensors->tensors) {
+      out.all_gguf = false;
+      collect_safetensors(*r->safetensors, f, out, seen);
+    } else if (r->gguf && r->gguf->tensors) {
+      out.all_safetensors = false;
+      if (!out.first_gguf) out.first_gguf = &*r->gguf;
+      collect_gguf(*r->gguf, f, out, seen);
+    } else {
+      return file.path + " has no tensor table the diff can read";
+    }
+  }
+  return std::nullopt;
+}
+
+bool same_shape(const SideTensor& a, const SideTensor& b) {
+  if (a.info.shape == b.info.shape) return true;
+  if (a.format == b.format) return false;
+  const auto scalar = [](const std::vector<std::uint64_t>& s) { return s.empty() || (s.size() == 1 && s[0] == 1); };
+  return scalar(a.info.shape) && scalar(b.info.shape);
+}
+
+DiffSideSummary summarize_side(const DiffSide& in, const Side& side) {
+  DiffSideSummary s;
+  s.path = in.path;
+  s.valid = true;
+  for (const DiffFile& f : in.files) {
+    DiffInputFile file;
+    file.path = f.path;
+    if (f.report) {
+      file.format = std::string(format_name(f.report->format));
+      file.valid = f.report->valid;
+      file.bytes = f.report->bytes_seen;
+      file.findings = f.report->findings;
+    }
+    s.valid = s.valid && file.valid;
+    s.files.push_back(std::move(file));
+  }
+  if (in.directory) {
+    s.directory_path = in.path;
+    s.directory_findings = in.directory->findings;
+  }
+  std::map<std::string, DiffDtypeTotal> by_dtype;
+  for (const SideTensor& t : side.tensors) {
+    DiffDtypeTotal& d = by_dtype[t.info.dtype];
+    d.dtype = t.info.dtype;
+    ++d.tensors;
+    d.parameters += t.info.parameters;
+    d.bytes += t.info.bytes;
+    ++s.tensors;
+    s.parameters += t.info.parameters;
+    s.bytes += t.info.bytes;
+  }
+  for (auto& [name, total] : by_dtype) s.by_dtype.push_back(std::move(total));
+  return s;
+}
+
+}  // namespace tensorgate::detail::diff

@@ -1,0 +1,58 @@
+#pragma once
+// One side of the diff as a list of tensors, whatever its files' format: each with its name,
+// dtype, shape (outermost first), element encoding and where its bytes are. One collector per
+// kind of summary fills it from the validated reports (side.cpp: safetensors, GGUF); a new
+// format, such as PyTorch checkpoints once their scanner gives a tensor table, is one more
+// collector there and nothing else.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tensorgate/diff.hpp"
+
+namespace tensorgate::detail::diff {
+
+// How a tensor's elements are stored, as far as the diff decodes them.
+enum class ElementKind : std::uint8_t {
+  f64, f32, f16, bf16, i8, i16, i32, i64, u8, u16, u32, u64, boolean, q8_0, q4_0,
+  opaque,  // compared as bytes only, block by block (other quantized and F8 types, big-endian GGUF)
+};
+struct Encoding {
+  ElementKind kind = ElementKind::opaque;
+  std::uint32_t block = 1;        // elements per block
+  std::uint32_t block_bytes = 1;  // bytes per block
+  friend bool operator==(const Encoding&, const Encoding&) = default;
+};
+Encoding safetensors_encoding(Dtype d);
+Encoding ggml_encoding(std::uint32_t ggml_type, bool big_endian);
+
+struct SideTensor {
+  DiffTensor info;
+  Encoding encoding;
+  Format format = Format::safetensors;
+  std::uint64_t position = 0;  // where its bytes start in its file
+  std::uint64_t elements = 0;
+};
+
+struct Side {
+  const DiffSide* in = nullptr;
+  std::vector<SideTensor> tensors;  // file by file, each in its table's order
+  bool all_safetensors = true, all_gguf = true;
+  const GgufSummary* first_gguf = nullptr;
+};
+
+// Fills `out` from the side's reports. The reason when a file cannot be read as tensors (it is
+// invalid, or its format has no tensor table); nothing otherwise. A name a second file of the
+// side holds again is kept once, the first time (the directory's SH findings say so).
+std::optional<std::string> collect_side(const DiffSide& in, Side& out);
+
+// Whether two tensors have one shape. A GGUF cannot hold a 0-dimensional tensor: across formats
+// a safetensors scalar is a GGUF [1].
+bool same_shape(const SideTensor& a, const SideTensor& b);
+
+// The side's summary for the report: files, findings, totals.
+DiffSideSummary summarize_side(const DiffSide& in, const Side& side);
+
+}  // namespace tensorgate::detail::diff

@@ -1,0 +1,43 @@
+#pragma once
+// The pieces of a SARIF 2.1.0 log that every tensorgate document shares (`check` and `audit`
+// through write_sarif_report, `diff` through write_diff_sarif): levels, artifact URIs, the
+// driver with its rules, one result.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "tensorgate/finding.hpp"
+#include "tensorgate/json_writer.hpp"
+
+namespace tensorgate::detail {
+
+std::string_view sarif_level(Severity s);
+
+// A relative path or file name as a URI reference: unreserved bytes and '/' stay, the rest is
+// percent-encoded; absolute paths become file:// URIs.
+std::string sarif_uri(std::string_view path);
+
+// A rule the driver lists after the catalogue's (the diff's change kinds).
+struct SarifDescriptor {
+  std::string_view id, title, help, level, family;
+};
+// tool.driver: name, versions, and the rules: the whole catalogue (ruleIndex = the Rule's
+// value), then `extra` (ruleIndex = the catalogue's size + its position).
+void write_sarif_driver(JsonWriter& w, std::span<const SarifDescriptor> extra = {});
+
+struct SarifResult {
+  std::string_view rule_id;
+  std::uint64_t rule_index = 0;
+  std::string_view level;
+  std::string message;
+  std::string_view uri;
+  std::size_t artifact = 0;
+  std::optional<std::uint64_t> offset;  // a byte region of one byte there
+};
+void write_sarif_result(JsonWriter& w, const SarifResult& r);
+// A finding as a result against artifact `artifact`.
+void write_sarif_finding(JsonWriter& w, const Finding& f, std::string_view uri, std::size_t artifact);
+
+}  // namespace tensorgate::detail

@@ -1,0 +1,100 @@
+// Summary cards: the facts of a report's summary a person asks first. Fields the page knows get
+// a card with a label and a unit; fields it does not know (a newer service, a new format) are
+// listed under "Other facts", so nothing the service says is hidden.
+import {h} from './dom.js';
+import * as fmt from './format.js';
+import {keyValueTable} from './metadata.js';
+
+const yesNo = (v) => (v === true ? 'yes' : v === false ? 'no' : v);
+
+// key -> [label, formatter(value, summary) -> [main, sub]], in the order people read them:
+// what the model is, how big, how it is stored, then the file's technical facts.
+const CARDS = {
+  architecture: ['Architecture', (v) => [v ?? 'not recognised']],
+  name: ['Model name', (v) => [v]],
+  parameters: ['Parameters', (v) => [fmt.count(v), fmt.int(v)]],
+  tensor_count: ['Tensors', (v) => [fmt.int(v)]],
+  file_type_name: ['Quantisation', (v, s) => [v, s.file_type !== undefined ? `file type ${s.file_type}` : '']],
+  types: ['Type mix (bytes)', (v) => typeMix(v)],
+  context_length: ['Context length', (v) => [fmt.int(v), 'tokens']],
+  vocab_size: ['Vocabulary', (v) => [fmt.int(v), 'tokens']],
+  layers: ['Layers', (v) => [v === null ? 'not known' : fmt.int(v)]],
+  block_count: ['Layers', (v) => [fmt.int(v)]],
+  embedding_length: ['Embedding length', (v) => [fmt.int(v)]],
+  sharded: ['Sharded', (v) => [yesNo(v)]],
+  shard_count: ['Shards', (v) => [fmt.int(v)]],
+  weight_map_size: ['Index entries', (v) => [fmt.int(v)]],
+  header_length: ['Header', (v) => [fmt.bytes(v), `${fmt.int(v)} bytes`]],
+  data_offset: ['Header and metadata', (v) => [fmt.bytes(v), `data starts at ${fmt.hex(v)}`]],
+  data_length: ['Data', (v) => [fmt.bytes(v), `${fmt.int(v)} bytes`]],
+  bytes: ['Tensor bytes', (v) => [fmt.bytes(v), `${fmt.int(v)} bytes`]],
+  min_reference_version: ['Reference reader', (v) => [v ? `≥ ${v}` : 'none loads it', 'oldest safetensors version that loads it']],
+  tokenizer_model: ['Tokenizer', (v) => [v]],
+  chat_template: ['Chat template', (v) => [yesNo(v)]],
+  quantization_version: ['Quantisation version', (v) => [fmt.int(v)]],
+  version: ['GGUF version', (v) => [fmt.int(v)]],
+  alignment: ['Alignment', (v) => [`${fmt.int(v)} B`]],
+  byte_order: ['Byte order', (v) => [v]],
+  kv_count: ['Metadata keys', (v) => [fmt.int(v)]],
+};
+// Shown elsewhere on the page (the chart, the inventory, the metadata table) or in a card's sub.
+const ELSEWHERE = new Set(['tensors', 'dtypes', 'metadata', 'file_type', 'parameter_count', 'files']);
+
+// GGUF's quantisation mix: the share of bytes of each ggml type, largest first.
+function typeMix(types) {
+  if (!types || typeof types !== 'object') return [null];
+  const entries = Object.entries(types);
+  const total = entries.reduce((s, [, t]) => s + Number(t?.bytes || 0), 0);
+  const mix = entries.sort((a, b) => Number(b[1]?.bytes || 0) - Number(a[1]?.bytes || 0)).slice(0, 4)
+    .map(([n, t]) => `${n} ${fmt.percent(t?.bytes, total)}`).join(' · ');
+  return [mix, `${fmt.int(entries.length)} types`];
+}
+
+// A summary's types map ({NAME: {tensors, parameters, bytes}}) whatever the format calls it.
+export function typesOf(summary) {
+  if (!summary) return null;
+  for (const key of ['dtypes', 'types']) {
+    const v = summary[key];
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v;
+  }
+  // A model directory counts parameters by dtype only.
+  const counts = summary.parameter_count;
+  if (counts && typeof counts === 'object' && !Array.isArray(counts)) {
+    return Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, {parameters: n}]));
+  }
+  return null;
+}
+
+function card(label, main, sub, key) {
+  return h('div.card', {dataset: {field: key}},
+    h('div.card-label', null, label),
+    h('div.card-value', null, main === null || main === undefined || main === '' ? '—' : main),
+    sub ? h('div.card-sub', null, sub) : null);
+}
+
+// Cards for the known fields (in CARDS' order), and the unknown ones as [key, value] for
+// "Other facts".
+export function summaryCards(summary) {
+  const cards = [];
+  const other = [];
+  if (!summary || typeof summary !== 'object') return {cards, other};
+  const seenLabels = new Set();
+  for (const [key, [label, f]] of Object.entries(CARDS)) {
+    if (!(key in summary) || seenLabels.has(label)) continue;
+    seenLabels.add(label);
+    const [main, sub] = f(summary[key], summary);
+    cards.push(card(label, main, sub, key));
+  }
+  for (const [key, value] of Object.entries(summary)) {
+    if (!(key in CARDS) && !ELSEWHERE.has(key)) other.push([key, value]);
+  }
+  return {cards, other};
+}
+
+export function cardsSection(summary) {
+  const {cards, other} = summaryCards(summary);
+  if (!cards.length && !other.length) return null;
+  return h('div.summary', null,
+    cards.length ? h('div.cards', null, cards) : null,
+    other.length ? h('details.other-facts', null, h('summary', null, `Other facts (${other.length})`), keyValueTable(other, {keyLabel: 'Field'})) : null);
+}

@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `tensorgate check URL...` against real servers on loopback
+(docs/remote.md): nginx over HTTP and TLS (a CA the tests make with openssl), and hostile
+servers of our own (servers.py). Remote verdicts must equal the local verdicts of the same
+files; the bytes transferred are asserted (a 10 GB file in under 1 MB); every hostile behaviour
+gets its specific error, never a verdict.
+
+usage: test_remote.py TENSORGATE WRITE_SAMPLES WRITE_GGUF_SEEDS DOCS_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import jsonschema
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
+from e2e_support import load_schemas  # noqa: E402
+from make_files import write_all  # noqa: E402
+from servers import Hostile, Nginx, free_port, make_certificates  # noqa: E402
+
+TENSORGATE, WRITE_SAMPLES, WRITE_GGUF_SEEDS, DOCS = sys.argv[1:5]
+del sys.argv[1:5]
+SECRET = "let-me-in"
+
+
+def run(*args, env=None):
+    full_env = {k: v for k, v in os.environ.items() if k not in ("TENSORGATE_TOKEN", "SSL_CERT_FILE", "SSL_CERT_DIR")}
+    full_env.update(env or {})
+    return subprocess.run([TENSORGATE, "check", *args], capture_output=True, env=full_env, check=False, timeout=120)
+
+
+def comparable(entry):
+    """An entry without what differs between a path and a URL."""
+    entry = dict(entry)
+    entry.pop("path")
+    entry.pop("bytes_transferred", None)
+    if entry.get("format") == "model-directory" and entry.get("summary"):
+        # A local directory lists its files of no weights; a repository by URL cannot be listed.
+        entry["summary"] = dict(entry["summary"], other_files=[])
+    return entry
+
+
+class RemoteTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        work = cls.tmp.name
+        cls.root = os.path.join(work, "www")
+        os.makedirs(cls.root)
+        subprocess.run([WRITE_SAMPLES, os.path.join(cls.root, "samples")], check=True, capture_output=True)
+        subprocess.run([WRITE_GGUF_SEEDS, os.path.join(cls.root, "gguf")], check=True, capture_output=True)
+        cls.facts = write_all(cls.root)
+        cls.certs = make_certificates(work)
+        cls.report_schema, _ = load_schemas(DOCS)
+        cls.nginx = Nginx(os.path.join(work, "nginx"), cls.root, cls.certs)
+        cls.http = f"http://127.0.0.1:{cls.nginx.http_port}"
+        cls.https = f"https://127.0.0.1:{cls.nginx.https_port}"
+        cls.other = Hostile(cls.root)  # another origin, for redirects that leave the first
+        cls.hostile = Hostile(cls.root, targets={"other": cls.other.url, "nginx": cls.http})
+        cls.hostile_tls = Hostile(cls.root, tls=cls.certs, targets={"plain": cls.http})
+
+    @classmethod
+    def tearDownClass(cls):
+        for server in (cls.hostile_tls, cls.hostile, cls.other):
+            server.stop()
+        cls.nginx.stop()
+        cls.tmp.cleanup()
+
+    def check_json(self, *args, env=None):
+        out = run("--format", "json", "--no-tensors", *args, env=env)
+        self.assertNotIn(SECRET.encode(), out.stdout + out.stderr)
+        doc = json.loads(out.stdout)
+        jsonschema.validate(doc, self.report_schema)
+        return out.returncode, doc["files"]
+
+    def assert_same_as_local(self, urls, paths, *args):
+        code, remote = self.check_json(*args, *urls)
+        local_code, local = self.check_json(*paths)
+        self.assertEqual(code, local_code)
+        self.assertEqual(len(remote), len(local))
+        for r, l in zip(remote, local):
+            with self.subTest(path=l["path"]):
+                self.assertIn("bytes_transferred", r)
+                self.assertNotIn("bytes_transferred", l)
+                self.assertEqual(comparable(r), comparable(l))
+        return remote
+
+    def error_of(self, *args, env=None):
+        code, files = self.check_json(*args, env=env)
+        self.assertEqual(code, 2)
+        self.assertEqual(len(files), 1)
+        self.assertIsNone(files[0]["summary"])
+        return files[0]["error"]
+
+    # --- nginx: the verdicts are the local ones ---------------------------------------------
+    def test_every_sample_over_nginx_is_judged_as_locally(self):
+        names = sorted(os.listdir(os.path.join(self.root, "samples")))
+        names = [n for n in names if n.endswith(".safetensors")]
+        gguf = sorted(os.listdir(os.path.join(self.root, "gguf")))
+        self.assertGreater(len(names), 40)
+        self.assertGreater(len(gguf), 20)
+        listing = os.path.join(self.tmp.name, "samples.list")
+        with open(listing, "w") as f:
+            f.write("# every sample, by URL\n")
+            f.writelines(f"{self.http}/samples/{n}\n" for n in names)
+            f.writelines(f"{self.http}/gguf/{n}\n" for n in gguf)
+        paths = [os.path.join(self.root, "samples", n) for n in names] + [os.path.join(self.root, "gguf", n) for n in gguf]
+        remote = self.assert_same_as_local([], paths, "--list", listing, "--jobs", "4")
+        small = [r for r in remote if r["bytes"] < 60_000]
+        for r in small:  # a small file takes one answer: its bytes and one head
+            self.assertLess(r["bytes_transferred"], r["bytes"] + 1000, r["path"])
+
+    def test_a_10_gb_file_over_tls_in_under_1_mb(self):
+        urls = [f"{self.https}/big.safetensors", f"{self.https}/big-truncated.safetensors"]
+        remote = self.assert_same_as_local(urls, [os.path.join(self.root, "big.safetensors"),
+                                                  os.path.join(self.root, "big-truncated.safetensors")],
+                                           "--ca-file", self.certs["ca"])
+        self.assertEqual(remote[0]["bytes"], 10_000_000_088)
+        self.assertTrue(remote[0]["valid"])
+        self.assertEqual(remote[1]["findings"][0]["rule"], "ST5.truncated")
+        for r in remote:
+            self.assertLess(r["bytes_transferred"], 1_000_000)
+
+    def test_a_header_past_the_first_window_takes_a_second_conditional_range(self):
+        self.assert_same_as_local([f"{self.http}/many.safetensors"], [os.path.join(self.root, "many.safetensors")])
+        lines = [line for line in self.nginx.access_log().splitlines() if "/many.safetensors" in line]
+        self.assertEqual(len(lines), 2)
+        self.assertTrue(all('" 206 ' in line for line in lines), lines)
+
+    def test_gguf_metadata_comes_in_growing_windows(self):
+        url = f"{self.http}/model.gguf"
+        remote = self.assert_same_as_local([url], [os.path.join(self.root, "model.gguf")])
+        metadata = self.facts["gguf_metadata_bytes"]
+        self.assertGreater(metadata, 300_000)
+        self.assertEqual(remote[0]["bytes"], metadata + 4 * (1 << 28))
+        self.assertLess(remote[0]["bytes_transferred"], 2 * metadata)
+        sizes = [int(line.split('" 206 ')[1].split()[0]) for line in self.nginx.access_log().splitlines()
+                 if "/model.gguf" in line]
+        self.assertGreaterEqual(len(sizes), 3)
+        self.assertEqual(sizes[0], 65536)  # then growing: doubling, or what the validator still needs
+        self.assertEqual(sizes, sorted(set(sizes)))
+
+    def test_repositories_are_checked_with_their_directory_rules(self):
+        for name, code in (("repo-sharded", 0), ("repo-single", 0), ("repo-broken", 1)):
+            with self.subTest(repo=name):
+                remote = self.assert_same_as_local([f"{self.http}/{name}/"], [os.path.join(self.root, name)], "--jobs", "3")
+                self.assertEqual(remote[-1]["format"], "model-directory")
+                self.assertEqual(run(f"{self.http}/{name}/").returncode, code)
+        _, broken = self.check_json(f"{self.http}/repo-broken/")
+        rules = {f["rule"].split(".")[0] for f in broken[-1]["findings"] if f["severity"] == "error"}
+        self.assertIn("SH", rules)
+        fetched = [line.split('"')[1] for line in self.nginx.access_log().splitlines()]
+        self.assertFalse([r for r in fetched if "/escape" in r], fetched)  # a name with "../" is never fetched
+        self.assertEqual(self.error_of(f"{self.http}/samples/"),
+                         "not a model repository: no config.json, model.safetensors.index.json or model.safetensors (HTTP 404)")
+
+    def test_shards_in_parallel_give_the_same_report(self):
+        one = run("--format", "json", "--jobs", "1", f"{self.http}/repo-sharded/").stdout
+        four = run("--format", "json", "--jobs", "4", f"{self.http}/repo-sharded/").stdout
+        self.assertEqual(json.loads(one), json.loads(four))
+
+    def test_urls_and_paths_mix_in_order(self):
+        code, files = self.check_json(os.path.join(self.root, "many.safetensors"), f"{self.http}/samples/st5-gap.safetensors",
+                                      os.path.join(self.root, "repo-single"))
+        self.assertEqual(code, 1)
+        self.assertEqual([f["path"].split("/")[-1] for f in files],
+                         ["many.safetensors", "st5-gap.safetensors", "model.safetensors", "repo-single"])
+
+    # --- TLS ---------------------------------------------------------------------------------
+    def test_tls_verifies_the_certificate_and_the_host_name(self):
+        url = f"{self.https}/big.safetensors"
+        self.assertEqual(self.error_of(url), f"TLS handshake with 127.0.0.1:{self.nginx.https_port} failed: "
+                                             "certificate verify failed: unable to get local issuer certificate")
+        wrong = f"https://127.0.0.1:{self.nginx.wrong_name_port}/big.safetensors"
+        self.assertEqual(self.error_of(wrong, "--ca-file", self.certs["ca"]),
+                         f"TLS handshake with 127.0.0.1:{self.nginx.wrong_name_port} failed: "
+                         "certificate verify failed: IP address mismatch")
+        by_name = f"https://localhost:{self.nginx.wrong_name_port}/big.safetensors"
+        self.assertTrue(self.error_of(by_name, "--ca-file", self.certs["ca"]).endswith("certificate verify failed: hostname mismatch"))
+        code, files = self.check_json(url, env={"SSL_CERT_FILE": self.certs["ca"]})  # the "system store"
+        self.assertEqual((code, files[0]["valid"]), (0, True))
+        out = run("--ca-file", "/nonexistent/ca.pem", url)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn(b"cannot load --ca-file /nonexistent/ca.pem", out.stderr)
+
+    # --- hostile servers ---------------------------------------------------------------------
+    def test_a_server_ignoring_range_is_read_as_a_stream_and_stopped_early(self):
+        for name in ("gigabyte.safetensors", "gigabyte-bad.safetensors"):
+            with self.subTest(name=name):
+                remote = self.assert_same_as_local([f"{self.hostile.url}/ignore-range/{name}"], [os.path.join(self.root, name)])
+                self.assertLess(remote[0]["bytes_transferred"], 1_000_000)
+        code, files = self.check_json(f"{self.hostile.url}/no-length/gigabyte-bad.safetensors")
+        self.assertEqual(code, 1)
+        self.assertEqual(files[0]["findings"][0]["rule"], "ST4.dtype")
+        self.assertLess(files[0]["bytes_transferred"], 1_000_000)
+
+    def test_redirects_are_followed_bounded_and_never_to_plain_http(self):
+        code, files = self.check_json(f"{self.hostile.url}/redirect/3/samples/st5-gap.safetensors")
+        self.assertEqual((code, files[0]["findings"][0]["rule"]), (1, "ST5.gap"))
+        self.assertEqual(self.error_of(f"{self.hostile.url}/redirect/11/samples/st5-gap.safetensors"),
+                         f"more than 10 redirects (the last to {self.hostile.url})")
+        self.assertEqual(self.error_of(f"{self.hostile_tls.url}/to-http/big.safetensors", "--ca-file", self.certs["ca"]),
+                         f"refused a redirect from https to http ({self.http})")
+
+    def test_credentials_are_sent_to_their_origin_only_and_never_shown(self):
+        url = f"{self.hostile.url}/auth/many.safetensors"
+        self.assertEqual(self.error_of(url), "HTTP 401 Unauthorized: credentials are needed "
+                                             "(--header 'Authorization: ...' or TENSORGATE_TOKEN)")
+        self.assertEqual(self.error_of(url, env={"TENSORGATE_TOKEN": "not-" + SECRET}),
+                         "HTTP 401 Unauthorized: the credentials given were not accepted")
+        code, files = self.check_json(url, env={"TENSORGATE_TOKEN": SECRET})
+        self.assertEqual((code, files[0]["valid"]), (0, True))
+        code, files = self.check_json("--header", f"Authorization: Bearer {SECRET}", url)
+        self.assertEqual(code, 0)
+        moved = f"{self.hostile.url}/elsewhere/other/ranged/many.safetensors"
+        code, _ = self.check_json(moved, env={"TENSORGATE_TOKEN": SECRET})
+        self.assertEqual(code, 0)
+        self.assertEqual(self.hostile.seen("/elsewhere/")[-1][1].get("Authorization"), f"Bearer {SECRET}")
+        self.assertTrue(self.other.seen("/ranged/many"))
+        self.assertFalse([h for _, h, _ in self.other.seen("/ranged/many") if "Authorization" in h])
+        out = run("--header", f"Host: {SECRET}", url)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn(b"--header Host: tensorgate sets this field itself", out.stderr)
+        self.assertNotIn(SECRET.encode(), out.stderr)
+
+    def test_statuses_are_clear_errors(self):
+        self.assertEqual(self.error_of(f"{self.hostile.url}/forbidden/x"), "HTTP 403 Forbidden: access is forbidden")
+        self.assertEqual(self.error_of(f"{self.http}/no-such.safetensors"), "HTTP 404 Not Found: no such file")
+        port = free_port()
+        self.assertEqual(self.error_of(f"http://127.0.0.1:{port}/x.safetensors"),
+                         f"cannot connect to 127.0.0.1:{port}: Connection refused")
+
+    def test_429_waits_as_retry_after_says_and_5xx_gives_up_after_the_retries(self):
+        code, files = self.check_json(f"{self.hostile.url}/throttle/many.safetensors")
+        self.assertEqual((code, files[0]["valid"]), (0, True))
+        times = [t for _, _, t in self.hostile.seen("/throttle/")]
+        self.assertGreaterEqual(len(times), 2)
+        self.assertGreaterEqual(times[1] - times[0], 0.9)  # Retry-After: 1
+        self.assertEqual(self.error_of("--retries", "1", f"{self.hostile.url}/unavailable/x"),
+                         "HTTP 503 Service Unavailable after 1 retry")
+        self.assertEqual(len(self.hostile.seen("/unavailable/")), 2)
+
+    def test_a_file_that_changes_between_requests_is_refused(self):
+        cases = {
+            "changing-etag": "the file changed between requests (its ETag is not the first one's)",
+            "changing-if-match": "the file changed between requests (If-Match failed: HTTP 412)",
+            "changing-size": "the file changed between requests (its size went from ",
+        }
+        for behaviour, message in cases.items():
+            with self.subTest(behaviour=behaviour):
+                self.assertTrue(self.error_of(f"{self.hostile.url}/{behaviour}/many.safetensors").startswith(message))
+        self.assertEqual(self.hostile.seen("/changing-if-match/")[1][1].get("If-Match"), '"v1"')
+
+    def test_wrong_ranges_and_encodings_are_refused(self):
+        self.assertEqual(self.error_of(f"{self.hostile.url}/wrong-range/many.safetensors"),
+                         "the server sent the wrong range: bytes 1-65536 for bytes 0-65535")
+        self.assertEqual(self.error_of(f"{self.hostile.url}/no-content-range/many.safetensors"),
+                         "a 206 answer without a valid Content-Range (asked for bytes 0-65535)")
+        self.assertEqual(self.error_of(f"{self.hostile.url}/gzip/many.safetensors"),
+                         "the server sent an encoded body (Content-Encoding: gzip): its ranges are not the file's bytes")
+
+    def test_a_stalled_server_times_out(self):
+        for behaviour in ("stall", "stall-body"):
+            with self.subTest(behaviour=behaviour):
+                message = self.error_of("--read-timeout", "1", f"{self.hostile.url}/{behaviour}/x.safetensors")
+                self.assertTrue(message.startswith("timed out: nothing from the server for 1 s (--read-timeout)"), message)
+
+    # --- lists, shards, progress ---------------------------------------------------------------
+    def test_a_list_shows_progress_on_a_terminal(self):
+        import pty
+        listing = os.path.join(self.tmp.name, "progress.list")
+        with open(listing, "w") as f:
+            f.write(f"{self.http}/many.safetensors\n{self.http}/big.safetensors\n")
+        master, slave = pty.openpty()
+        try:
+            out = subprocess.run([TENSORGATE, "check", "--list", listing], stdout=subprocess.PIPE, stderr=slave,
+                                 timeout=60, check=False)
+            os.close(slave)
+            slave = None
+            seen = b""
+            while True:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+        finally:
+            if slave is not None:
+                os.close(slave)
+            os.close(master)
+        self.assertEqual(out.returncode, 0)
+        self.assertRegex(seen.decode(), r"2/2 entries, 2 files, [\d.]+ [kMG]?B transferred, [\d.]+ [kMG]?B/s\r\x1b\[K$")
+        self.assertTrue(seen.endswith(b"\r\x1b[K"))
+        self.assertNotIn(b"entries", run("--list", listing).stderr)  # not on a pipe
+
+
+if __name__ == "__main__":
+    unittest.main()
