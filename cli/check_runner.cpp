@@ -126,10 +126,11 @@ class Planner {
     return slots_.emplace_back();
   }
 
-  // The slot's final entries; tensor tables go now unless the report shows them.
+  // The slot's final entries; GGUF tensor tables go now unless the report shows them. A
+  // safetensors table stays: the summary's metadata map is read from it (--no-tensors still
+  // writes the metadata).
   void complete(Slot& slot, Slot files) {
     for (CheckedFile& f : files) {
-      if (!settings_.keep_tensors && f.report && f.report->safetensors) f.report->safetensors->tensors.reset();
       if (!settings_.keep_tensors && f.report && f.report->gguf) f.report->gguf->tensors.reset();
       if (settings_.progress && !f.directory) settings_.progress->file_done(f.bytes_transferred.value_or(0));
     }
