@@ -60,6 +60,17 @@ TEST(KindDetect, ASafetensorsLengthThatLooksLikeAPickleProto) {
   EXPECT_TRUE(r.valid);
 }
 
+TEST(KindDetect, APickleTruncatedInsideAnAnnouncedLengthIsAPickle) {
+  // PROTO 4, FRAME of 2^63 bytes: the first eight bytes also read as a small safetensors length.
+  const std::string file = std::string("\x80\x04\x95\x00\x00\x00\x00\x00\x00\x00\x80", 11);
+  const auto r = check_detected("model.pkl", file);
+  EXPECT_EQ(r.format, Format::pickle);
+  EXPECT_EQ(errors_of(r), "PK.argument");  // a frame of 2^63 bytes
+  const auto binbytes8 = check_detected("model.pkl", std::string("\x80\x04\x8e\x00\x00\x00\x00\x00\x00\x00\x40", 11) + "abc");
+  EXPECT_EQ(binbytes8.format, Format::pickle);
+  EXPECT_EQ(errors_of(binbytes8), "PK.truncated");
+}
+
 TEST(KindDetect, BrokenSafetensorsStaysSafetensors) {
   EXPECT_EQ(check_detected("m.safetensors", st_file("[1,2]")).format, Format::safetensors);
   EXPECT_EQ(errors_of(check_detected("m.safetensors", st_file_n(100'000'001, "{}"))), "ST1.header-too-large");

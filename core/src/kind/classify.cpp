@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "pickle/opcodes.hpp"
 #include "pickle/scanner.hpp"
 
 namespace tensorgate::detail::kind {
@@ -33,6 +34,12 @@ Verdict pickle_probe(std::string_view prefix, bool complete) {
   const bool proto = b0 == 0x80 && prefix.size() >= 2 && static_cast<unsigned char>(prefix[1]) <= 5;
   const std::uint64_t needed = proto ? 2 : 4;
   if (s.pickles > 0 || s.opcodes >= needed + (probe.stopped() ? 1 : 0)) return Verdict::yes;
+  // PROTO and an opcode whose announced length runs past the input (FRAME, BINBYTES8, ...): a
+  // truncated pickle, whose rules say so (PK.truncated), not a broken safetensors length.
+  if (proto && prefix.size() >= 3) {
+    const auto op = static_cast<unsigned char>(prefix[2]);
+    if (op == pickle::op::FRAME || pickle::op_info(op).arg == pickle::Arg::counted) return Verdict::yes;
+  }
   if (probe.stopped() || complete) return Verdict::no;
   return Verdict::undecided;
 }
