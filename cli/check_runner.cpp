@@ -102,7 +102,7 @@ class Planner {
       plan_url(entry);
       return;
     }
-    for (InputItem& item : expand_inputs({entry})) {
+    for (InputItem& item : expand_inputs({entry}, {".safetensors", ".gguf"})) {
       Slot& slot = new_slot();
       if (item.error) {
         complete(slot, {CheckedFile{item.path, std::nullopt, *item.error}});
@@ -126,11 +126,10 @@ class Planner {
     return slots_.emplace_back();
   }
 
-  // The slot's final entries; GGUF tensor tables go now unless the report shows them. A
-  // safetensors table stays: the summary's metadata map is read from it (--no-tensors still
-  // writes the metadata).
+  // The slot's final entries; tensor tables go now unless the report shows them.
   void complete(Slot& slot, Slot files) {
     for (CheckedFile& f : files) {
+      if (!settings_.keep_tensors && f.report && f.report->safetensors) f.report->safetensors->drop_tensors();
       if (!settings_.keep_tensors && f.report && f.report->gguf) f.report->gguf->tensors.reset();
       if (settings_.progress && !f.directory) settings_.progress->file_done(f.bytes_transferred.value_or(0));
     }

@@ -8,6 +8,8 @@
 #include "check_command.hpp"
 #include "diff_inputs.hpp"
 #include "file_check.hpp"
+#include "remote_flags.hpp"
+#include "remote_session.hpp"
 
 namespace tensorgate::cli {
 namespace po = boost::program_options;
@@ -15,9 +17,12 @@ namespace po = boost::program_options;
 namespace {
 
 const char* const kUsage =
-    "usage: tensorgate diff [--format text|json|sarif|markdown] [--values] [--fail-on KINDS] OLD NEW\n"
+    "usage: tensorgate diff [--format text|json|sarif|markdown] [--values] [--fail-on KINDS]\n"
+    "                       [--header 'NAME: VALUE']... [--ca-file FILE]\n"
+    "                       [--connect-timeout S] [--read-timeout S] [--retries N] OLD NEW\n"
     "What changed from OLD to NEW, tensor by tensor (docs/diff.md). OLD and NEW are each a\n"
-    "safetensors or GGUF file or a model directory (single file or sharded).\n"
+    "safetensors or GGUF file or a model directory (single file or sharded), local or an\n"
+    "http(s) URL (a URL ending in / is a model repository, as for tensorgate check; docs/remote.md).\n"
     "  Without --values only the headers are read: tensors added, removed, renamed (same dtype\n"
     "  and shape and a name pattern), dtype and shape changes, metadata and config.json keys,\n"
     "  parameter totals. --values also streams both sides' data once and reports, per changed\n"
@@ -35,6 +40,7 @@ struct DiffOptionsText {
   bool values = false;
   std::vector<std::string> fail_on;
   std::vector<std::string> paths;
+  RemoteFlags remote;
 };
 
 ChangeSet parse_fail_on(const std::vector<std::string>& texts) {
@@ -60,6 +66,7 @@ void parse(const std::vector<std::string>& args, DiffOptionsText& o) {
       ("values", po::bool_switch(&o.values), "compare values too")
       ("fail-on", po::value(&o.fail_on), "change kinds that fail the gate")
       ("path", po::value(&o.paths), "OLD and NEW");
+  add_remote_flags(named, o.remote);
   po::positional_options_description positional;
   positional.add("path", -1);
   po::variables_map vm;
@@ -89,18 +96,21 @@ void write(const DiffReport& r, const std::string& format) {
 int run_diff(const std::vector<std::string>& args) {
   DiffOptionsText o;
   DiffOptions options;
+  CheckSettings settings;  // the remote client's options and TLS, as for tensorgate check
   try {
     parse(args, o);
     options.fail_on = parse_fail_on(o.fail_on);
+    apply_remote_flags(o.remote, o.paths, settings);
   } catch (const po::error& e) {
     std::fprintf(stderr, "tensorgate diff: %s\n%s", e.what(), kUsage);
     return kUsageOrIo;
   }
   options.values = o.values;
   CountingBudget budget(kDefaultCliMemoryBudget);  // both sides' headers are held together
+  remote::RemoteSession session(settings.remote, settings.tls);  // connects only for a URL
   DiffInput old_input, new_input;
-  gather_diff_input(o.paths[0], o.values, budget, old_input);
-  if (!old_input.error) gather_diff_input(o.paths[1], o.values, budget, new_input);
+  gather_diff_input(o.paths[0], o.values, budget, session.client(), old_input);
+  if (!old_input.error) gather_diff_input(o.paths[1], o.values, budget, session.client(), new_input);
   for (const DiffInput* in : {&old_input, &new_input}) {
     if (!in->error) continue;
     // The document still says what went wrong (its "error"), as the audit's does.

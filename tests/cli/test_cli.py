@@ -157,6 +157,11 @@ class CliTest(unittest.TestCase):
         self.assertEqual(summary["tensor_count"], 20)
         self.assertEqual(summary["architecture"], "llama")
         self.assertEqual(summary["layers"], 2)
+        # Only the inventory goes: the metadata and every other field are the full report's.
+        self.assertEqual(summary["metadata"], {"format": "pt"})
+        _, full = self.check_json(os.path.join(self.samples, "valid-llama-2-layers.safetensors"))
+        del full["files"][0]["summary"]["tensors"]
+        self.assertEqual(summary, full["files"][0]["summary"])
 
 
 class MemoryBudgetTest(unittest.TestCase):

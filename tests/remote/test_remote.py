@@ -298,6 +298,40 @@ class RemoteTest(unittest.TestCase):
         self.assertTrue(seen.endswith(b"\r\x1b[K"))
         self.assertNotIn(b"entries", run("--list", listing).stderr)  # not on a pipe
 
+    # --- tensorgate diff by URL ----------------------------------------------------------------
+    def diff_json(self, *args):
+        out = subprocess.run([TENSORGATE, "diff", "--format", "json", *args], capture_output=True, check=False,
+                             timeout=120)
+        return out.returncode, without_paths(json.loads(out.stdout)), out.stderr.decode()
+
+    def test_diff_of_urls_equals_the_diff_of_the_same_files_on_disk(self):
+        cases = [("repo-single/", "repo-sharded/"), ("repo-sharded/", "repo-sharded/"),
+                 ("many.safetensors", "repo-single/"), ("many.safetensors", "many.safetensors")]
+        for old, new in cases:
+            for values in ([], ["--values"]):
+                with self.subTest(old=old, new=new, values=values):
+                    code, remote, err = self.diff_json(*values, "--fail-on", "all", f"{self.http}/{old}", f"{self.https}/{new}",
+                                                       "--ca-file", self.certs["ca"])
+                    local_code, local, _ = self.diff_json(*values, "--fail-on", "all", os.path.join(self.root, old),
+                                                          os.path.join(self.root, new))
+                    self.assertEqual((code, remote), (local_code, local), err)
+                    self.assertEqual(code, 0 if old == new else 1)
+
+    def test_diff_of_a_url_that_cannot_be_read_is_an_input_error(self):
+        code, doc, err = self.diff_json(f"{self.http}/no-such.safetensors", os.path.join(self.root, "many.safetensors"))
+        self.assertEqual(code, 2)
+        self.assertIn("HTTP 404", doc["error"])
+        self.assertIn("HTTP 404", err)
+
+
+def without_paths(doc):
+    """A diff document without what differs between a path and a URL."""
+    if isinstance(doc, dict):
+        return {k: without_paths(v) for k, v in doc.items() if k not in ("path", "file", "directory_path", "bytes_transferred")}
+    if isinstance(doc, list):
+        return [without_paths(v) for v in doc]
+    return doc
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -37,7 +37,7 @@ std::string scalar_text(const GgufScalar& s) {
 
 void add_metadata(const Report& r, Keys& keys) {
   if (r.safetensors)
-    for (std::size_t i = 0; i < r.safetensors->metadata_size(); ++i) {  // read from the table
+    for (std::size_t i = 0; i < r.safetensors->metadata_size(); ++i) {
       const auto [k, v] = r.safetensors->metadata(i);
       keys.emplace(std::string(k), json_string(v));
     }

@@ -29,12 +29,30 @@ struct SafetensorsSummary {
   std::vector<DtypeTotals> by_dtype;  // canonical dtype order, dtypes present only
   // The metadata map, file order: read from the table (no copy, so a 100 MB value or six million
   // keys cost nothing beyond the header that holds them).
-  std::size_t metadata_size() const { return tensors ? tensors->metadata_size() : 0; }
-  std::pair<std::string_view, std::string_view> metadata(std::size_t i) const { return tensors->metadata(i); }
+  // Once the table is dropped (drop_tensors), from the copy kept of it.
+  std::size_t metadata_size() const { return tensors ? tensors->metadata_size() : kept_metadata.size(); }
+  std::pair<std::string_view, std::string_view> metadata(std::size_t i) const {
+    if (tensors) return tensors->metadata(i);
+    return {kept_metadata[i].first, kept_metadata[i].second};
+  }
+  // Frees the inventory and the header text it points into (a long list checked with
+  // --no-tensors holds summaries, not tables) and keeps a copy of the metadata, which every
+  // report shows.
+  void drop_tensors() {
+    if (!tensors) return;
+    kept_metadata.clear();
+    kept_metadata.reserve(tensors->metadata_size());
+    for (std::size_t i = 0; i < tensors->metadata_size(); ++i) {
+      const auto [k, v] = tensors->metadata(i);
+      kept_metadata.emplace_back(std::string(k), std::string(v));
+    }
+    tensors.reset();
+  }
   std::optional<std::string> architecture;  // inferred from tensor names
   std::optional<std::uint64_t> layers;      // inferred from tensor names
   std::optional<Version> min_reference_version;  // unset: no reference version loads it
   std::shared_ptr<const TensorTable> tensors;    // the inventory, header order
+  std::vector<std::pair<std::string, std::string>> kept_metadata;  // set by drop_tensors() only
 };
 
 // Architecture and layer count from tensor names alone ("model.layers.31.mlp.up_proj.weight").
