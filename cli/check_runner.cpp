@@ -102,7 +102,7 @@ class Planner {
       plan_url(entry);
       return;
     }
-    for (InputItem& item : expand_inputs({entry}, {".safetensors", ".gguf"})) {
+    for (InputItem& item : expand_inputs({entry})) {
       Slot& slot = new_slot();
       if (item.error) {
         complete(slot, {CheckedFile{item.path, std::nullopt, *item.error}});
