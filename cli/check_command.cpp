@@ -37,17 +37,20 @@ struct CheckOptions {
 const char* const kUsage =
     "usage: tensorgate check [--format text|json|sarif] [--fail-on error|warning|none]\n"
     "                        [--color auto|always|never] [--no-tensors]\n"
-    "                        [--input-format auto|safetensors|gguf] [--memory-budget BYTES]\n"
+    "                        [--input-format auto|safetensors|gguf|pickle|zip|npy]\n"
+    "                        [--memory-budget BYTES]\n"
     "                        [--jobs N]\n"
     "                        [--list FILE] [--shard K/N] [--no-progress]\n"
     "                        [--header 'NAME: VALUE']... [--ca-file FILE]\n"
     "                        [--connect-timeout S] [--read-timeout S] [--retries N]\n"
     "                        PATH|URL...\n"
-    "Validates safetensors and GGUF files and chat templates (*.jinja, tokenizer_config.json,\n"
-    "chat_template.json); a directory is walked for them; GGUF shards given together are also\n"
-    "checked as a split set; - reads standard input. --input-format auto (the default) takes a\n"
-    "file as GGUF when it starts with the magic GGUF or its name ends in .gguf, and as\n"
-    "safetensors otherwise.\n"
+    "Validates model files: safetensors, GGUF, pickles and PyTorch checkpoints, zips, NumPy .npy,\n"
+    "and chat templates (*.jinja, tokenizer_config.json, chat_template.json).\n"
+    "A directory is walked and every regular file looked at: model files are checked, a model\n"
+    "directory as a whole; GGUF shards given together are also checked as a split set; - reads\n"
+    "standard input. --input-format auto (the default) lets the content decide (a name that says\n"
+    "otherwise is FK.extension); Git LFS pointers, empty files and content of no model format\n"
+    "are errors (FK.lfs-pointer, FK.empty, FK.unknown).\n"
     "An http:// or https:// URL is checked where it lives, reading only what the validators need\n"
     "(HTTP range requests); a URL ending in / is a model repository (config.json, the index, the\n"
     "shards). TENSORGATE_TOKEN, when set, is sent as 'Authorization: Bearer ...' (docs/remote.md).\n"
@@ -64,7 +67,7 @@ void parse(const std::vector<std::string>& args, CheckOptions& o) {
   named.add_options()
       ("help,h", "show this help")
       ("fail-on", po::value(&o.fail_on), "error, warning or none")
-      ("input-format", po::value(&o.input_format), "auto, safetensors or gguf")
+      ("input-format", po::value(&o.input_format), "auto, safetensors, gguf, pickle, zip or npy")
       ("no-tensors", po::bool_switch(&o.no_tensors), "leave the tensor inventory out of JSON")
       ("memory-budget", po::value(&o.memory_budget_text), "bytes a file's check may hold (default 1 GiB)")
       ("jobs,j", po::value(&o.jobs), "files checked at once")
@@ -86,7 +89,7 @@ void parse(const std::vector<std::string>& args, CheckOptions& o) {
   check_output_options(o.output);
   if (o.fail_on != "error" && o.fail_on != "warning" && o.fail_on != "none")
     throw po::error("--fail-on must be error, warning or none");
-  if (!parse_format_choice(o.input_format)) throw po::error("--input-format must be auto, safetensors or gguf");
+  if (!parse_format_choice(o.input_format)) throw po::error("--input-format must be auto, safetensors, gguf, pickle, zip or npy");
   if (!o.memory_budget_text.empty()) {
     // Digits only: program_options would read "-1" as 2^64-1, no budget at all.
     const std::string& t = o.memory_budget_text;

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "file_check.hpp"
+#include "file_kind.hpp"
 #include "inputs.hpp"
 #include "model_dir_check.hpp"
 #include "remote_check.hpp"
@@ -95,8 +96,12 @@ class TaskPool {
 
 using Slot = std::vector<CheckedFile>;  // one planned check's entries, in report order
 
-// What the walk finds besides model directories (the model directory's walk has its own).
-const std::vector<std::string> kWalked = {".safetensors", ".gguf", ".jinja", "tokenizer_config.json", "chat_template.json"};
+// A chat template file by its name, unless its content is a model file's.
+std::optional<ChatTemplateFileKind> template_kind_of(const std::string& path, const std::string& name) {
+  if (!chat_template_file_kind(name)) return std::nullopt;
+  const auto kind = sniff_file(path);
+  return template_file_kind(name, kind ? kind->format : Format::unknown);
+}
 
 struct Planned {
   Slot files;
@@ -113,7 +118,7 @@ class Planner {
       plan_url(entry);
       return;
     }
-    for (InputItem& item : expand_inputs({entry}, kWalked)) {
+    for (InputItem& item : expand_inputs({entry})) {
       Planned& slot = new_slot();
       const std::string name = item.path.substr(item.path.find_last_of('/') + 1);
       if (item.error) {
@@ -124,7 +129,7 @@ class Planner {
           check_model_directory(path, settings_.format, out, w.budget());
           complete(slot, std::move(out));
         });
-      } else if (const auto kind = chat_template_file_kind(name); kind && item.path != "-") {
+      } else if (const auto kind = item.path == "-" ? std::nullopt : template_kind_of(item.path, name)) {
         pool_.submit([this, &slot, path = item.path, kind = *kind](Worker&) {
           complete(slot, {check_template_file(path, kind, Limits{})});
         });

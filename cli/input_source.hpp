@@ -30,6 +30,11 @@ class InputSource {
   // The validator only counts the next `count` bytes (the size is known): they are not read.
   virtual std::optional<std::string> skip(std::uint64_t count) = 0;
 
+  // Whether the last bytes a validator asks for after a skip (tail_wanted(): FK.polyglot's
+  // search for a zip end record) are read: yes for a local file (one seek), no for a remote
+  // one (another request, and a server that ignores Range could not give them).
+  virtual bool reads_tail() const { return true; }
+
   // Whether to stop at a final (invalid) verdict when the size is unknown, rather than read the
   // rest only to count it: yes for a network stream, no for a pipe (its writer would be cut off).
   virtual bool stop_when_final() const { return false; }

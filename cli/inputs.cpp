@@ -4,21 +4,14 @@
 #include <filesystem>
 #include <system_error>
 
+#include "file_kind.hpp"
+#include "template_check.hpp"
 #include "tensorgate/model_dir.hpp"
 
 namespace tensorgate::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool has_extension(const fs::path& p, const std::vector<std::string>& extensions) {
-  const std::string name = p.filename().string();
-  return std::any_of(extensions.begin(), extensions.end(),
-                     [&](const std::string& ext) {
-                       // ".gguf" needs a name before it; "tokenizer_config.json" is a whole name
-                       return ext.starts_with('.') ? name.size() > ext.size() && name.ends_with(ext) : name == ext;
-                     });
-}
 
 // The regular files and subdirectories of one directory, sorted by name.
 struct Listing {
@@ -40,7 +33,7 @@ Listing list(const fs::path& dir, std::error_code& ec) {
 }
 
 // Depth-first with an explicit stack (a deep tree costs memory, not stack frames).
-void walk(const fs::path& root, const std::vector<std::string>& extensions, ExpandedInputs& out) {
+void walk(const fs::path& root, ExpandedInputs& out) {
   std::vector<fs::path> pending{root};
   while (!pending.empty()) {
     const fs::path dir = pending.back();
@@ -51,13 +44,19 @@ void walk(const fs::path& root, const std::vector<std::string>& extensions, Expa
       out.push_back({dir.string(), "cannot walk the directory: " + ec.message()});
       continue;
     }
-    std::vector<std::string> names;
-    for (const auto& f : l.files) names.push_back(f.filename().string());
-    if (is_model_directory(names)) {
+    // Every regular file by its content: a model directory is checked as one item, elsewhere
+    // each model file (or file under a weight's name) and chat template file on its own.
+    std::vector<ListedFile> listed;
+    for (const auto& f : l.files) {
+      const auto kind = sniff_file(f);
+      listed.push_back({f.filename().string(), kind ? kind->format : Format::unknown});
+    }
+    if (is_model_directory(listed)) {
       out.push_back({dir.string(), std::nullopt, true});
     } else {
-      for (const auto& f : l.files)
-        if (has_extension(f, extensions)) out.push_back({f.string(), std::nullopt});
+      for (std::size_t i = 0; i < l.files.size(); ++i)
+        if (is_checked_file(listed[i].name, listed[i].format) || template_file_kind(listed[i].name, listed[i].format))
+          out.push_back({l.files[i].string(), std::nullopt});
     }
     for (auto it = l.dirs.rbegin(); it != l.dirs.rend(); ++it) pending.push_back(*it);
   }
@@ -65,8 +64,7 @@ void walk(const fs::path& root, const std::vector<std::string>& extensions, Expa
 
 }  // namespace
 
-ExpandedInputs expand_inputs(const std::vector<std::string>& paths,
-                             const std::vector<std::string>& extensions) {
+ExpandedInputs expand_inputs(const std::vector<std::string>& paths) {
   ExpandedInputs out;
   for (const std::string& p : paths) {
     if (p == "-") {
@@ -78,7 +76,7 @@ ExpandedInputs expand_inputs(const std::vector<std::string>& paths,
     if (ec || status.type() == fs::file_type::not_found) {
       out.push_back({p, ec ? ec.message() : "no such file or directory"});
     } else if (fs::is_directory(status)) {
-      walk(p, extensions, out);
+      walk(p, out);
     } else {
       out.push_back({p, std::nullopt});
     }

@@ -6,8 +6,8 @@
 namespace tensorgate::cli {
 
 // A path to check, or a path that could not be expanded and why. A model directory (it holds
-// config.json, model.safetensors or model.safetensors.index.json) is one item: its files are
-// checked together.
+// config.json, model.safetensors, pytorch_model.bin or an index, or its model files are all
+// GGUF or all torch checkpoints) is one item: its files are checked together.
 struct InputItem {
   std::string path;
   std::optional<std::string> error;
@@ -16,9 +16,8 @@ struct InputItem {
 using ExpandedInputs = std::vector<InputItem>;  // command-line order, directories sorted
 
 // Files stay as given ("-" is standard input); directories are walked (without following
-// directory symlinks, in sorted order) for files whose names end in one of `extensions`, and
-// for model directories.
-ExpandedInputs expand_inputs(const std::vector<std::string>& paths,
-                             const std::vector<std::string>& extensions);
+// directory symlinks, in sorted order) for model directories and, elsewhere, for the files
+// is_checked_file() takes (by content, or a weight's name) and chat template files.
+ExpandedInputs expand_inputs(const std::vector<std::string>& paths);
 
 }  // namespace tensorgate::cli

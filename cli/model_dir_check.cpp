@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "file_check.hpp"
+#include "file_kind.hpp"
 #include "template_check.hpp"
 
 namespace tensorgate::cli {
@@ -48,31 +49,38 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
     md.file_names.push_back(name);
     if (name == "config.json") md.config_json = read_small(p, limits.directory.max_json_bytes, out);
     if (name == "model.safetensors.index.json") md.index_json = read_small(p, limits.directory.max_json_bytes, out);
+    if (name == "pytorch_model.bin.index.json") md.bin_index_json = read_small(p, limits.directory.max_json_bytes, out);
     if (name == "tokenizer.json") md.has_tokenizer_json = true;
-    if (const auto kind = chat_template_file_kind(name)) {  // judged in the directory's report
+    // Every regular file by its content: model files are checked, chat template files judged in
+    // the directory's report, the rest listed as no weights.
+    const DetectedKind kind = sniff_file(p).value_or(DetectedKind{Format::unknown, "a file that cannot be read"});
+    if (const auto template_kind = template_file_kind(name, kind.format)) {
       std::string error;
-      if (auto r = read_template_file(p.string(), name, *kind, limits, error)) md.chat_templates.push_back(std::move(*r));
+      if (auto r = read_template_file(p.string(), name, *template_kind, limits, error)) md.chat_templates.push_back(std::move(*r));
       else out.push_back(CheckedFile{p.string(), std::nullopt, error});
       continue;
     }
-    if (!name.ends_with(".safetensors") && !name.ends_with(".gguf")) continue;
+    if (!is_checked_file(name, kind.format)) {
+      md.other_files.push_back(OtherFile{name, kind.format, kind.looks_like});
+      continue;
+    }
     CheckedFile checked = check_file(p.string(), limits, format, budget);
-    add_weights(md, name, checked);
+    add_weights(md, name, checked, kind.format);
     out.push_back(std::move(checked));
   }
   CheckedFile directory{dir, std::nullopt, std::nullopt, tensorgate::check_model_directory(md, limits)};
   out.push_back(std::move(directory));
 }
 
-void add_weights(ModelDirectory& md, const std::string& name, const CheckedFile& checked) {
-  if (checked.report && checked.report->format == Format::safetensors)
+void add_weights(ModelDirectory& md, const std::string& name, const CheckedFile& checked, Format content) {
+  if (checked.report)
     md.weights.push_back(inventory_of(name, *checked.report));
-  else if (name.ends_with(".safetensors"))
-    md.weights.push_back(FileInventory{name, false, {}, {}});  // unreadable: invalid here
-  else if (checked.report)
+  else  // unreadable: invalid here, its own entry says why
+    md.weights.push_back(FileInventory{name, false, content, {}, {}});
+  if (checked.report && checked.report->format == Format::gguf)  // for the split-set checks (GS)
     md.gguf.push_back(gguf_facts_of(name, *checked.report));
-  else if (name.ends_with(".gguf"))
-    md.gguf.push_back(GgufFileFacts{name, false, {}, {}, {}, {}, {}, {}});  // unreadable: invalid here
+  else if (parse_split_name(name))  // named as a shard, unreadable or of other content: an invalid one
+    md.gguf.push_back(GgufFileFacts{name, false, {}, {}, {}, {}, {}, {}});
 }
 
 }  // namespace tensorgate::cli

@@ -8,17 +8,20 @@
 
 namespace tensorgate::cli {
 
-// Checks a model directory: validates each of its weights files (appended to `out` as
-// "<dir>/<file>"), then the files together, its chat template files included (appended as
+// Checks a model directory: looks at every regular file, validates each model file (appended to
+// `out` as "<dir>/<file>"; see is_checked_file), judges its chat template files, lists the
+// others in the directory summary as no weights, then checks the files together (appended as
 // "<dir>"). Only files the directory listing holds are opened; names in the index are never
 // used as paths.
 void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out,
                            MemoryBudget* budget = nullptr);
 
-// Adds a checked weights file to the directory's inventory by its name there: a safetensors
-// report's tensors, a GGUF report's facts for the split-set checks (GS), or an invalid entry
-// for a .safetensors or .gguf file that could not be read (the remote repository check shares
-// this with the local one).
-void add_weights(ModelDirectory& md, const std::string& name, const CheckedFile& checked);
+// Adds a checked model file to the directory's inventory by its name there: its report's
+// inventory (a safetensors file's tensors, a torch checkpoint's state dict, a GGUF or a
+// model-named file of no model format by its verdict; a GGUF report's facts for the split-set
+// checks, GS, too), or an invalid entry of kind `content` for a file that could not be read (the
+// remote repository check shares this with the local one).
+void add_weights(ModelDirectory& md, const std::string& name, const CheckedFile& checked,
+                 Format content = Format::safetensors);
 
 }  // namespace tensorgate::cli

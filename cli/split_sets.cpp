@@ -8,8 +8,11 @@
 namespace tensorgate::cli {
 
 std::optional<GivenShard> given_shard(const CheckedFile& file) {
-  if (!file.report || file.report->format != Format::gguf) return std::nullopt;
   const std::string name = std::filesystem::path(file.path).filename().string();
+  if (!file.report || file.report->format != Format::gguf) {  // named as a shard: an invalid one
+    if (file.path == "-" || !parse_split_name(name)) return std::nullopt;
+    return GivenShard{file.path, GgufFileFacts{name, false, {}, {}, {}, {}, {}, {}}};
+  }
   GgufFileFacts facts = gguf_facts_of(name, *file.report);
   const bool split = parse_split_name(name) || (facts.split_count && *facts.split_count > 1) ||
                      (facts.split_no && *facts.split_no > 0);

@@ -20,7 +20,8 @@ struct GivenShard {
 };
 
 // The facts of `file` when it is a GGUF report named as a shard or with split metadata (a
-// renamed shard is GS.name); nothing otherwise.
+// renamed shard is GS.name), or a file named as a shard that is no GGUF (an invalid shard);
+// nothing otherwise.
 std::optional<GivenShard> given_shard(const CheckedFile& file);
 
 // Appends the set entries of `shards` (in command-line order) to `out`.

@@ -6,7 +6,14 @@
 #include <fstream>
 #include <memory>
 
+#include "file_kind.hpp"
+
 namespace tensorgate::cli {
+
+std::optional<ChatTemplateFileKind> template_file_kind(std::string_view name, Format content) {
+  if (is_checked_file(name, content)) return std::nullopt;
+  return chat_template_file_kind(name);
+}
 
 std::optional<ChatTemplateFileReport> read_template_file(const std::string& path, const std::string& name,
                                                          ChatTemplateFileKind kind, const Limits& limits,

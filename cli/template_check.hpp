@@ -4,11 +4,17 @@
 // Limits::directory.max_json_bytes (one byte more tells it is larger).
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "tensorgate/chat_template.hpp"
+#include "tensorgate/detect.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate::cli {
+
+// A chat template file by its name, unless its content is a model file's or a Git LFS
+// pointer's (a pickle named chat_template.jinja is checked as the pickle it is).
+std::optional<ChatTemplateFileKind> template_file_kind(std::string_view name, Format content);
 
 // The report of the file at `path` (named `name` in findings), or the I/O error in `error`.
 std::optional<ChatTemplateFileReport> read_template_file(const std::string& path, const std::string& name,

@@ -53,10 +53,15 @@ tensorgate::Report feed_chunked(const ValidatorFactory& make, const Split& s, bo
     v->feed(s.file.substr(at, cut - at));
     at = cut;
   }
-  if (skip_data && v->bytes_wanted() == 0)
-    v->skip(s.file.size() - at);
-  else
+  if (skip_data && v->bytes_wanted() == 0) {
+    // Skipped as a file reader skips: all but the tail the validator still wants.
+    const std::size_t rest = s.file.size() - at;
+    const std::size_t tail = static_cast<std::size_t>(std::min<std::uint64_t>(v->tail_wanted(), rest));
+    v->skip(rest - tail);
+    v->feed(s.file.substr(s.file.size() - tail));
+  } else {
     v->feed(s.file.substr(at));
+  }
   return v->finish();
 }
 

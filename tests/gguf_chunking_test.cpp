@@ -149,7 +149,7 @@ TEST(GgufChunking, BytesWantedNeverReadsPastTheMetadata) {
 
 TEST(GgufChunking, AutoDetectionAcrossEverySplit) {
   for (const Case& c : cases()) {
-    const auto make = [] { return tensorgate::make_validator(tensorgate::FormatChoice::auto_detect, "x.bin"); };
+    const auto make = [] { return tensorgate::make_validator(tensorgate::FormatChoice::auto_detect, "x.gguf"); };
     const std::string want = render(feed_split(gguf(), c.bytes, {}, true));
     for (std::size_t cut = 1; cut < std::min<std::size_t>(c.bytes.size(), 40); ++cut) {
       ASSERT_EQ(render(feed_split(make, c.bytes, {cut}, true)), want) << c.name << " cut " << cut;

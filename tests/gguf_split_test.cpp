@@ -37,6 +37,7 @@ tensorgate::DirectoryReport check_set(const std::vector<ShardSpec>& shards) {
   for (const auto& s : tgtest::build_shards(shards)) {
     const auto report = tensorgate::validate_gguf(s.bytes);
     facts.push_back(tensorgate::gguf_facts_of(s.name, report));
+    dir.weights.push_back(tensorgate::inventory_of(s.name, report));  // as the CLI's walk adds it
     dir.file_names.push_back(s.name);
     request += (facts.size() > 1 ? ", \"" : "\"") + s.name + "\": " + tensorgate::report_json(report);
   }

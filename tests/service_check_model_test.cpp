@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include "gguf_builder.hpp"
 #include "model_dir_builder.hpp"
+#include "zip_builder.hpp"
 #include "model_dir_check.hpp"
+#include "tensorgate/report_writers.hpp"
 #include "split_builder.hpp"
 #include "tensorgate/chat_template.hpp"
-#include "tensorgate/report_writers.hpp"
 #include "service_support.hpp"
 #include "tensorgate/safetensors/writer.hpp"
 
@@ -109,18 +111,17 @@ std::vector<tensorgate::CheckedFile> expect_cli_and_service_agree(const TestServ
   boost::json::array others;
   for (const auto& p : paths) {
     const std::string name = p.filename().string(), bytes = read_bytes(p);
-    const bool weights = name.ends_with(".safetensors") || name.ends_with(".gguf");
     if (name == "config.json") body["config"] = boost::json::parse(bytes);
     else if (name == "model.safetensors.index.json") body["index"] = boost::json::parse(bytes);
-    else if (tensorgate::chat_template_file_kind(name)) templates[name] = bytes;
-    else if (!weights) others.emplace_back(name);
-    if (!weights) continue;
-    const auto validated = upload(server.port(), bytes, "name=" + name);
+    else if (name == "pytorch_model.bin.index.json") body["bin_index"] = boost::json::parse(bytes);
+    // The files the CLI's walk checked (by content) go through /v1/validate, the rest are named.
     const auto it = std::find_if(cli.begin(), cli.end(), [&](const auto& f) { return f.path == p.string(); });
-    if (it == cli.end()) {
-      ADD_FAILURE() << name << " not checked by the CLI";
+    if (it == cli.end()) {  // chat template files are judged in the directory's entry
+      if (tensorgate::chat_template_file_kind(name)) templates[name] = bytes;
+      else if (name != "config.json" && !name.ends_with(".index.json")) others.emplace_back(name);
       continue;
     }
+    const auto validated = upload(server.port(), bytes, "name=" + name);
     EXPECT_EQ(validated.json().at("findings"), findings_of(*it->report)) << name;
     files[name] = validated.json();
   }
@@ -183,6 +184,53 @@ TEST(ServiceCheckModel, CliAndServiceAgreeOnModelDirectories) {
     d.write("config.json", other.config_json());
     d.write_weights(tgtest::llama_tensors(shape), 2);
     expect_cli_and_service_agree(server, d);
+  }
+}
+
+// The same for the kinds beyond safetensors: a malicious pickle beside valid safetensors, an LFS
+// pointer and an HTML page under weights' names, torch archives alone, sharded pickles and
+// their index, GGUF files alone.
+TEST(ServiceCheckModel, CliAndServiceAgreeOnEveryFileKind) {
+  TestServer server;
+  const tgtest::LlamaShape shape;
+  {
+    tgtest::ScratchDir d;
+    d.write("config.json", shape.config_json());
+    d.write_weights(tgtest::llama_tensors(shape), 1);
+    d.write("pytorch_model.bin", tgtest::PickleBuilder().proto(2).call("os", "system", "id").stop().bytes());
+    d.write("README.md", "# a model\n");
+    const auto cli = expect_cli_and_service_agree(server, d);
+    EXPECT_FALSE(cli.back().directory->valid);
+  }
+  {
+    tgtest::ScratchDir d;
+    d.write("config.json", shape.config_json());
+    d.write("model.safetensors", "version https://git-lfs.github.com/spec/v1\noid sha256:"
+                                 "4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n");
+    d.write("pytorch_model.bin", "<!DOCTYPE html><html></html>\n");
+    expect_cli_and_service_agree(server, d);
+  }
+  {
+    tgtest::ScratchDir d;
+    d.write("model.pt", tgtest::torch_archive({{"w", "FloatStorage", {2, 3}}}));
+    const auto cli = expect_cli_and_service_agree(server, d);
+    EXPECT_TRUE(cli.back().directory->valid);
+  }
+  {
+    tgtest::ScratchDir d;
+    d.write("pytorch_model-00001-of-00002.bin", tgtest::torch_archive({{"a", "FloatStorage", {2, 2}}}));
+    d.write("pytorch_model-00002-of-00002.bin", tgtest::legacy_torch_stream({{"b", "FloatStorage", {3}}}));
+    d.write("pytorch_model.bin.index.json", R"({"metadata":{"total_size":28},"weight_map":{)"
+                                            R"("a":"pytorch_model-00001-of-00002.bin","b":"pytorch_model-00001-of-00002.bin"}})");
+    const auto cli = expect_cli_and_service_agree(server, d);
+    EXPECT_FALSE(cli.back().directory->valid);  // b is in the other shard
+  }
+  {
+    tgtest::ScratchDir d;
+    d.write("a.gguf", tgtest::gguf_minimal(1));
+    d.write("b.gguf", tgtest::gguf_minimal(2));
+    const auto cli = expect_cli_and_service_agree(server, d);
+    EXPECT_TRUE(cli.back().directory->valid);
   }
 }
 

@@ -7,9 +7,11 @@
 
 #include "service_support.hpp"
 #include "gguf_builder.hpp"
+#include "pickle_builder.hpp"
 #include "st_builder.hpp"
 #include "tensorgate/gguf.hpp"
 #include "tensorgate/report_writers.hpp"
+#include "zip_builder.hpp"
 
 namespace tgservice {
 namespace {
@@ -76,6 +78,53 @@ TEST(ServiceValidate, GgufChatTemplatesAreJudged) {
   EXPECT_EQ(upload(s.port(), gguf_with("tokenizer.chat_template", "{{ messages[0]['content'] }}")).status, 200u);
 }
 
+// format=auto lets the content decide: pickles, PyTorch archives, LFS pointers, HTML.
+TEST(ServiceValidate, EveryKindByItsContent) {
+  TestServer s;
+  HttpResponse r = upload(s.port(), tgtest::torch_archive({{"w", "FloatStorage", {2, 3}}}), "name=pytorch_model.bin");
+  ASSERT_EQ(r.status, 200u) << r.body;
+  EXPECT_EQ(obj(r).at("format"), "zip");
+  r = upload(s.port(), tgtest::legacy_torch_stream({{"w", "FloatStorage", {4}}}), "name=model.pt");
+  ASSERT_EQ(r.status, 200u) << r.body;
+  EXPECT_EQ(obj(r).at("format"), "pickle");
+  r = upload(s.port(), tgtest::PickleBuilder().proto(4).call("builtins", "exec", "print(1)", true).stop().bytes(),
+             "name=model.safetensors");
+  ASSERT_EQ(r.status, 422u) << r.body;
+  EXPECT_EQ(obj(r).at("format"), "pickle");
+  bool dangerous = false, extension = false;
+  const boost::json::object report = obj(r);
+  for (const auto& f : report.at("findings").as_array()) {
+    dangerous = dangerous || f.at("rule") == "PK.dangerous-global";
+    extension = extension || f.at("rule") == "FK.extension";
+  }
+  EXPECT_TRUE(dangerous);
+  EXPECT_TRUE(extension);
+  r = upload(s.port(), "version https://git-lfs.github.com/spec/v1\noid sha256:" + std::string(64, 'a') + "\nsize 9\n");
+  ASSERT_EQ(r.status, 422u);
+  EXPECT_EQ(obj(r).at("format"), "lfs-pointer");
+  EXPECT_EQ(obj(r).at("findings").as_array().at(0).at("rule"), "FK.lfs-pointer");
+  r = upload(s.port(), "<!DOCTYPE html><html><body>Sign in</body></html>");
+  ASSERT_EQ(r.status, 422u);
+  EXPECT_EQ(obj(r).at("findings").as_array().at(0).at("rule"), "FK.unknown");
+}
+
+// A dangerous global is a verdict at once: the answer comes while the client still holds the
+// rest of the pickle (here a 1 MB BINBYTES after it).
+TEST(ServiceValidate, Early422ForADangerousGlobal) {
+  TestServer s;
+  const std::string file = tgtest::PickleBuilder().proto(2).global("os", "system").bytes() + "\x42" +
+                           std::string("\x40\x42\x0f\x00", 4) + std::string(1'000'000, 'x');
+  const std::size_t sent = 6000;
+  Client c(s.port());
+  c.send(head("POST", "/v1/validate", {"Content-Length: " + std::to_string(file.size())}) + file.substr(0, sent));
+  const HttpResponse r = c.read_response("POST", "/v1/validate");
+  ASSERT_EQ(r.status, 422u) << r.body;
+  EXPECT_EQ(obj(r).at("format"), "pickle");
+  EXPECT_EQ(obj(r).at("complete"), false);
+  EXPECT_LE(u64(obj(r).at("bytes_received")), sent);  // what the server had read when it knew
+  EXPECT_EQ(obj(r).at("findings").as_array().at(0).at("rule"), "PK.dangerous-global");
+}
+
 TEST(ServiceValidate, PutWorksLikePost) {
   TestServer s;
   EXPECT_EQ(request(s.port(), "PUT", "/v1/validate", valid_file(256)).status, 200u);
@@ -101,10 +150,13 @@ TEST(ServiceValidate, TruncatedDataIs422AfterTheWholeBody) {
   EXPECT_EQ(r.header("connection"), "");  // the body was read: the connection stays usable
 }
 
-TEST(ServiceValidate, EmptyBodyIs422TooShort) {
+TEST(ServiceValidate, EmptyBodyIs422Empty) {
   TestServer s;
-  const HttpResponse r = upload(s.port(), "");
+  HttpResponse r = upload(s.port(), "");
   ASSERT_EQ(r.status, 422u);
+  EXPECT_EQ(obj(r).at("findings").as_array().at(0).as_object().at("rule"), "FK.empty");
+  EXPECT_EQ(obj(r).at("format"), "empty");
+  r = upload(s.port(), "", "format=safetensors");  // forced: the format's own verdict
   EXPECT_EQ(obj(r).at("findings").as_array().at(0).as_object().at("rule"), "ST1.too-short");
 }
 
@@ -127,7 +179,7 @@ TEST(ServiceValidate, QueryOptions) {
   EXPECT_TRUE(obj(r).at("sha256").is_null());
   r = upload(s.port(), file, "name=a%20b+c");
   EXPECT_EQ(obj(r).at("name"), "a b c");
-  for (const char* bad : {"fromat=auto", "format=zip", "format=GGUF", "format=auto&format=auto", "name=%zz",
+  for (const char* bad : {"fromat=auto", "format=tar", "format=GGUF", "format=auto&format=auto", "name=%zz",
                           "tensors=maybe", "digest=md5"}) {
     r = upload(s.port(), file, bad);
     EXPECT_EQ(r.status, 400u) << bad;

@@ -25,6 +25,7 @@ class RemoteFile final : public cli::InputSource {
   cli::SourceRead read(std::span<std::byte> out, std::uint64_t wanted) override;
   std::optional<std::string> skip(std::uint64_t count) override;
   bool stop_when_final() const override { return true; }
+  bool reads_tail() const override { return false; }  // one window, then the data is skipped
 
   // Ends the open answer, if any (read when it is short, the connection closed otherwise).
   void close() { drop_body(); }

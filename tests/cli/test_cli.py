@@ -136,12 +136,15 @@ class CliTest(unittest.TestCase):
         self.assertGreater(len(names), 20)
         for name in names:
             with self.subTest(name=name):
-                code, doc = self.check_json(os.path.join(gguf, name))
+                # The seeds exercise the GGUF rules: read as GGUF whatever their first bytes.
+                code, doc = self.check_json("--input-format", "gguf", os.path.join(gguf, name))
                 report = doc["files"][0]
                 self.assertEqual(report["format"], "gguf")
                 if name.startswith("valid_"):
                     self.assertTrue(report["valid"])
                     self.assertEqual(code, 0)
+                    _, auto = self.check_json(os.path.join(gguf, name))
+                    self.assertEqual(auto["files"][0]["format"], "gguf")
                 else:
                     self.assertFalse(report["valid"])
                     self.assertEqual(code, 1)

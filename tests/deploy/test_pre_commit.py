@@ -144,11 +144,16 @@ class PreCommitTest(unittest.TestCase):
         self.assertIn("web/config.json: no weights beside it: not checked", out)
 
     def test_a_pickle_is_handed_to_tensorgate(self):
-        # Judged by whatever tensorgate reads pickles with; never skipped by the hook.
-        self.put("pytorch_model.bin", b"\x80\x02}q\x00.")
+        # Judged by tensorgate's pickle scanner (docs/pickle.md); never skipped by the hook.
+        self.put("pytorch_model.bin", b"\x80\x02}q\x00.")  # an empty dict: nothing imported
+        status, out = self.try_hook()
+        self.assertEqual(status, 0, out)
+        self.assertIn("pytorch_model.bin: valid pickle", out)
+        self.put("pytorch_model.bin", b"\x80\x02cposix\nsystem\nq\x00X\x02\x00\x00\x00id\x85R.")  # os.system('id')
         status, out = self.try_hook()
         self.assertEqual(status, 1, out)
-        self.assertIn("pytorch_model.bin: INVALID", out)
+        self.assertIn("pytorch_model.bin: INVALID pickle", out)
+        self.assertIn("PK.dangerous-global", out)
 
     def test_no_tensorgate_is_a_clear_error(self):
         self.put("good.safetensors", self.sample("tinyllm-bigram.safetensors"))

@@ -37,6 +37,9 @@ def comparable(entry):
     entry = dict(entry)
     entry.pop("path")
     entry.pop("bytes_transferred", None)
+    if entry.get("format") == "model-directory" and entry.get("summary"):
+        # A local directory lists its files of no weights; a repository by URL cannot be listed.
+        entry["summary"] = dict(entry["summary"], other_files=[])
     return entry
 
 

@@ -39,6 +39,42 @@ struct ChatTemplateLimits {
   std::uint32_t max_listed = 64;
 };
 
+// Bounds of the pickle scanner (PK; docs/pickle.md). The scanner keeps a symbolic value per
+// stack slot and memo entry (16 bytes each), the short strings that can name globals or
+// tensors, and small tuples; everything else streams by. Past a bound it stops with
+// Report::aborted (a capacity answer, not a verdict): CPython itself would hold a Python object
+// (28 bytes or more) for each of these.
+struct PickleLimits {
+  std::uint64_t max_stack = 1ull << 20;  // values on the stack at once (CPython has no bound)
+  std::uint64_t max_memo = 1ull << 24;   // memo entries of one pickle (256 MiB of values here)
+  // Strings up to this length are kept (module, attribute and tensor names; a longer module
+  // name is no real module); longer ones are known by their length only.
+  std::uint32_t max_kept_string = 256;
+  // Bytes of kept strings per pickle (charged to the shared memory budget): a 100 MB pickle of
+  // small objects keeps ~20 MB. Past it, strings are no longer kept, and a STACK_GLOBAL that
+  // needs one aborts the scan.
+  std::uint64_t max_kept_bytes = 64ull << 20;
+  std::uint32_t max_tuple_kept = 16;     // tuples up to this size keep their items (call arguments, shapes)
+  std::uint64_t max_globals = 4096;      // distinct globals in the summary (each still judged)
+  std::uint64_t max_tensors = 1ull << 18;  // state-dict tensors in the summary
+  std::uint64_t max_storages = 1ull << 18;  // storages in the summary
+};
+
+// Bounds of the zip walker (ZP). It keeps one record per entry (name, sizes, offset) to check
+// the central directory against the local headers, and inflates deflated entries through a
+// fixed 64 KiB window.
+struct ZipLimits {
+  std::uint64_t max_entries = 1ull << 20;  // local headers kept; real PyTorch archives have thousands
+  // Largest uncompressed entry (recorded or decompressed): past it, ZP.entry-too-large (an
+  // error). The largest tensor storages of real checkpoints are a few GB.
+  std::uint64_t max_entry_bytes = 1ull << 36;
+  // Total decompressed bytes of deflated entries the walker inflates per archive: bounds the
+  // CPU a zip bomb costs (deflate expands at most ~1032x). Past it, Report::aborted.
+  std::uint64_t max_inflated_bytes = 1ull << 34;
+  // Bytes of entry names kept (charged to the shared memory budget).
+  std::uint64_t max_name_bytes_total = 64ull << 20;
+};
+
 // Bounds of `tensorgate diff` (docs/diff.md).
 struct DiffLimits {
   // Each side's read buffer for --values (tensor pairs and content hashes): the diff's memory is
@@ -127,6 +163,10 @@ struct Limits {
   // --- model directories and the conversion audit -----------------------------------------------
   DirectoryLimits directory{};
   AuditLimits audit{};
+
+  // --- pickles and zips (PK, ZP) -----------------------------------------------------------------
+  PickleLimits pickle{};
+  ZipLimits zip{};
   DiffLimits diff{};
   ReportLimits report{};
   // --- chat templates (tokenizer_config.json and chat_template.json are read whole within
@@ -145,5 +185,8 @@ inline constexpr std::uint32_t kGgufMaxArrayDepth = 8;
 
 // The format's own cap on the safetensors header length N (ST1).
 inline constexpr std::uint64_t kSafetensorsMaxHeader = 100'000'000;
+
+// NumPy's own bound on a .npy header (numpy.lib.format, max_header_size): FK.npy-header past it.
+inline constexpr std::uint64_t kNpyMaxHeader = 10'000;
 
 }  // namespace tensorgate

@@ -29,11 +29,14 @@ struct InventoryTensor {
 struct FileInventory {
   std::string name;  // the file name inside the directory
   bool valid = false;
+  Format format = Format::safetensors;  // safetensors, or a torch checkpoint (pickle, zip), or gguf
   std::vector<std::pair<std::string, std::string>> metadata;
   std::vector<InventoryTensor> tensors;
   std::optional<std::string> metadata_value(std::string_view key) const;
 };
 
+// From a file's report: a safetensors inventory, or the state dict a torch checkpoint's pickle
+// rebuilds (a pickle, or a PyTorch archive's data.pkl).
 FileInventory inventory_of(std::string name, const Report& report);
 FileInventory inventory_of(std::string name, bool valid, const TensorTable& table);
 
@@ -55,14 +58,24 @@ struct SplitName {
 };
 std::optional<SplitName> parse_split_name(std::string_view file_name);
 
+// A file of the directory that holds no weights (README, licence, JSON configs, tokenizer
+// files): listed in the summary, never silently skipped.
+struct OtherFile {
+  std::string name;
+  Format format = Format::unknown;  // what its content is (unknown or empty)
+  std::string looks_like;
+};
+
 struct ModelDirectory {
   std::optional<std::string> config_json;  // the text of config.json, when present
   std::optional<std::string> index_json;   // the text of model.safetensors.index.json
+  std::optional<std::string> bin_index_json;  // the text of pytorch_model.bin.index.json
   bool has_tokenizer_json = false;
   std::vector<std::string> file_names;     // every regular file in the directory
-  std::vector<FileInventory> weights;      // every *.safetensors file, validated
-  std::vector<GgufFileFacts> gguf;         // every *.gguf file, validated
+  std::vector<FileInventory> weights;      // every model file (safetensors, pickle, zip, GGUF), validated
+  std::vector<GgufFileFacts> gguf;         // every GGUF file, validated, for the split-set checks
   std::vector<ChatTemplateFileReport> chat_templates;  // *.jinja, tokenizer_config.json, chat_template.json
+  std::vector<OtherFile> other_files;      // the files that are no weights (nor chat templates)
 };
 
 // A split GGUF set as one model: its totals over the shards present.
@@ -93,6 +106,8 @@ struct DirectorySummary {
   std::uint64_t shard_count = 0;
   std::uint64_t weight_map_size = 0;
   std::vector<std::string> files;
+  std::string weights_format;          // of the files that make the model: "safetensors", "pickle", "zip", "gguf" or ""
+  std::vector<OtherFile> other_files;  // the files that are no weights, by name
   std::vector<SplitSetSummary> split_sets;
   std::vector<DirectoryTemplate> chat_templates;
 };
@@ -128,7 +143,15 @@ CheckModelResult check_model_request(std::string_view request_json, const Limits
                                      MemoryBudget* budget = nullptr);
 
 // Whether a directory listing makes a model directory: config.json, model.safetensors,
-// model.safetensors.index.json, or a shard of a split GGUF set.
+// model.safetensors.index.json, pytorch_model.bin, pytorch_model.bin.index.json, or a shard of
+// a split GGUF set.
 bool is_model_directory(const std::vector<std::string>& file_names);
+// The same with what each file's content is: also a directory whose model files are all GGUF,
+// or all torch checkpoints (pickles and zips), needs no config.json to be one.
+struct ListedFile {
+  std::string name;
+  Format format = Format::unknown;
+};
+bool is_model_directory(const std::vector<ListedFile>& files);
 
 }  // namespace tensorgate

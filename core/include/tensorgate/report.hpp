@@ -6,14 +6,29 @@
 #include <vector>
 
 #include "tensorgate/finding.hpp"
+#include "tensorgate/file_kind.hpp"
 #include "tensorgate/gguf.hpp"
+#include "tensorgate/pickle.hpp"
 #include "tensorgate/safetensors/summary.hpp"
+#include "tensorgate/zip.hpp"
 
 namespace tensorgate {
 
-enum class Format : unsigned char { safetensors, gguf };
+// What a file is, as its content says (kind/detect.cpp); the last three are kinds of no model
+// format (FK.lfs-pointer, FK.empty, FK.unknown).
+enum class Format : unsigned char { safetensors, gguf, pickle, zip, npy, lfs_pointer, empty, unknown };
 constexpr std::string_view format_name(Format f) {
-  return f == Format::gguf ? "gguf" : "safetensors";
+  switch (f) {
+    case Format::safetensors: return "safetensors";
+    case Format::gguf: return "gguf";
+    case Format::pickle: return "pickle";
+    case Format::zip: return "zip";
+    case Format::npy: return "npy";
+    case Format::lfs_pointer: return "lfs-pointer";
+    case Format::empty: return "empty";
+    case Format::unknown: return "unknown";
+  }
+  return "unknown";
 }
 
 // Validation stopped because one of the caller's own limits (not the format's) was reached:
@@ -37,6 +52,11 @@ struct Report {
   std::uint64_t bytes_seen = 0;
   std::optional<SafetensorsSummary> safetensors;  // set once the header was understood
   std::optional<GgufSummary> gguf;                // set once a GGUF file's tensor infos were read without error
+  std::optional<PickleSummary> pickle;            // a pickle stream (alone or the legacy torch stream)
+  std::optional<ZipSummary> zip;                  // a zip archive (a PyTorch archive's data.pkl inside)
+  std::optional<NpySummary> npy;                  // a NumPy .npy file
+  std::optional<LfsPointerInfo> lfs_pointer;      // format lfs-pointer: what it points to
+  std::optional<std::string> looks_like;          // format unknown: "HTML", "text", "JSON", ...
   std::optional<Aborted> aborted;
 
   bool has(std::string_view family_or_id) const;  // any finding whose id or family matches

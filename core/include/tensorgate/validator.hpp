@@ -37,6 +37,10 @@ class Validator {
   // here on: a caller that knows the bytes exist may `skip` them instead of reading them.
   virtual std::uint64_t bytes_wanted() const = 0;
   virtual Progress skip(std::uint64_t count) = 0;
+  // Bytes at the very end of the input that the validator looks at even while it only counts
+  // the bytes before them (format detection reads the last 64 KiB for a zip end record, the
+  // mark of a polyglot): a caller that skips leaves them out of the skip and feeds them.
+  virtual std::uint64_t tail_wanted() const { return 0; }
 
   // Whether feeding `size` more bytes completes a step whose cost grows with the input (the
   // safetensors header parse of a large header): a caller with threads may run that feed off

@@ -9,15 +9,7 @@
 namespace tensorgate::detail {
 namespace {
 
-std::string commas(std::uint64_t v) {
-  const std::string digits = std::to_string(v);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
+using audit::commas;
 
 std::string signed_commas(std::uint64_t gguf, std::uint64_t source) {
   return gguf >= source ? "+" + commas(gguf - source) : "-" + commas(source - gguf);

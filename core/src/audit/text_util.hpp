@@ -35,6 +35,17 @@ inline std::string exact(double v) {
   return general(v, 17);
 }
 
+// 1234567 as "1,234,567" (the audit's and the diff's text).
+inline std::string commas(std::uint64_t v) {
+  const std::string digits = std::to_string(v);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 inline std::string shape_text(std::span<const std::uint64_t> shape) {
   std::string out = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);

@@ -27,6 +27,7 @@ class FindingList {
     std::size_t size = 0;
     std::uint64_t dropped = 0;
     bool errors = false;
+    std::uint64_t error_count = 0;
   };
 
   explicit FindingList(std::uint32_t cap) : cap_(cap) {}
@@ -38,7 +39,10 @@ class FindingList {
   void add(Rule rule, Severity severity, std::string message,
            std::optional<std::uint64_t> offset = std::nullopt,
            std::optional<std::string_view> tensor = std::nullopt) {
-    if (severity == Severity::error) has_errors_ = true;
+    if (severity == Severity::error) {
+      has_errors_ = true;
+      ++error_count_;
+    }
     if (items_.size() >= cap_) {
       ++dropped_;
       return;
@@ -50,7 +54,10 @@ class FindingList {
   }
   void add(Finding f) {
     if (f.tensor) f.tensor->resize(utf8_prefix(*f.tensor, kMaxFindingTensorBytes));
-    if (f.severity == Severity::error) has_errors_ = true;
+    if (f.severity == Severity::error) {
+      has_errors_ = true;
+      ++error_count_;
+    }
     if (items_.size() >= cap_) {
       ++dropped_;
       return;
@@ -58,20 +65,26 @@ class FindingList {
     items_.push_back(std::move(f));
   }
 
-  // Findings another list dropped, merged into this one (a file's report into its directory's).
+  // Findings another list dropped, merged into this one (a file's report into its directory's);
+  // `errors`: at least one of them was an error (counted as one).
   void add_dropped(std::uint64_t n, bool errors) {
     dropped_ += n;
     has_errors_ = has_errors_ || errors;
+    if (errors) ++error_count_;
   }
 
-  Mark mark() const { return {items_.size(), dropped_, has_errors_}; }
+  Mark mark() const { return {items_.size(), dropped_, has_errors_, error_count_}; }
   void rollback(const Mark& m) {
     items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(m.size), items_.end());
     dropped_ = m.dropped;
     has_errors_ = m.errors;
+    error_count_ = m.error_count;
   }
 
   bool has_errors() const { return has_errors_; }
+  // Errors added so far, listed or not: a producer that shares the list (the zip walker's
+  // pickles) tells its own errors by the count before and after.
+  std::uint64_t error_count() const { return error_count_; }
   const std::vector<Finding>& items() const { return items_; }
   std::vector<Finding> take() { return std::move(items_); }
   std::uint64_t dropped() const { return dropped_; }
@@ -81,6 +94,7 @@ class FindingList {
   std::vector<Finding> items_;
   std::uint64_t dropped_ = 0;
   bool has_errors_ = false;
+  std::uint64_t error_count_ = 0;
 };
 
 }  // namespace tensorgate::detail

@@ -33,4 +33,11 @@ inline std::size_t seeded_hash(std::string_view s) {
   return fold(fold(h ^ tail, k2 ^ n), k0);
 }
 
+// The same keyed hash of an integer a file chose (a pickle's memo index, a zip offset).
+inline std::size_t seeded_hash_u64(std::uint64_t v) {
+  constexpr std::uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull;
+  static const std::uint64_t seed = process_hash_seed();
+  return fold(fold(seed ^ v, k1), k0);
+}
+
 }  // namespace tensorgate::detail

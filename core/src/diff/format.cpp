@@ -4,16 +4,6 @@
 
 namespace tensorgate::detail::diff {
 
-std::string commas(std::uint64_t v) {
-  const std::string digits = std::to_string(v);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 std::string signed_change(std::uint64_t before, std::uint64_t after) {
   return after >= before ? "+" + commas(after - before) : "-" + commas(before - after);
 }

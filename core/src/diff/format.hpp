@@ -4,11 +4,12 @@
 #include <string>
 #include <string_view>
 
+#include "audit/text_util.hpp"
 #include "tensorgate/diff.hpp"
 
 namespace tensorgate::detail::diff {
 
-std::string commas(std::uint64_t v);
+using audit::commas;  // "1,234,567"
 // "+524,288", "-12", "+0"
 std::string signed_change(std::uint64_t before, std::uint64_t after);
 // "BF16 [128256, 2048]"

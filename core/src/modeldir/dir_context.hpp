@@ -39,10 +39,32 @@ class DirContext {
   FindingList findings_;
 };
 
+// A sharded checkpoint: its index and the kind of file its shards are.
+struct ShardSet {
+  std::string_view index_name;   // "model.safetensors.index.json", "pytorch_model.bin.index.json"
+  const std::string* index_json;
+  std::string_view extension;    // ".safetensors", ".bin"
+  std::string_view kind;         // for messages: "safetensors file", "torch checkpoint"
+  bool torch;                    // shards are pickles or zips, not safetensors
+};
 // SH: the index against the shards. Sets model_files to the shards it names that exist.
-void check_shards(DirContext& ctx);
+void check_shards(DirContext& ctx, const ShardSet& set);
+
+// dir_weights.cpp: which files make the model (MD.no-weights, MD.invalid-file, the shard set),
+// and whether the directory needs a config.json (GGUF-only and torch-checkpoint-only
+// directories do not).
+void check_weights(DirContext& ctx);
+bool needs_config(const ModelDirectory& dir);
+bool is_torch_format(Format f);
+bool is_model_format(Format f);  // safetensors, GGUF, pickle, zip, NumPy
+
+// kinds_inventory.cpp: a torch checkpoint's state dict (or a GGUF, without tensors) as an inventory.
+FileInventory checkpoint_inventory(std::string name, const Report& report);
 // GS: the split GGUF sets among the directory's GGUF files; adds their summaries.
 void check_split_sets(DirContext& ctx);
+// A file named <prefix>-NNNNN-of-MMMMM.gguf (NNNNN from 1 to MMMMM) belongs to a split set: GS
+// judges it, an invalid one (whatever its content) too (GS.invalid-shard, not MD.invalid-file).
+bool names_a_shard(std::string_view file_name);
 // CT: the chat template files' findings, named by file; adds their templates to the summary.
 void check_chat_templates(DirContext& ctx);
 // AR: the tensor inventory against config.json.

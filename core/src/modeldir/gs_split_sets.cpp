@@ -216,6 +216,11 @@ class SetCheck {
 
 }  // namespace
 
+bool names_a_shard(std::string_view file_name) {
+  const auto name = parse_split_name(file_name);
+  return name && name->number > 0 && name->count > 0 && name->number <= name->count;
+}
+
 void check_split_sets(DirContext& ctx) {
   std::map<std::string, std::vector<Member>> sets;  // by prefix, so sorted
   for (const GgufFileFacts& f : ctx.dir().gguf) {

@@ -1,3 +1,4 @@
+#include "modeldir/dir_context.hpp"
 #include "tensorgate/model_dir.hpp"
 
 namespace tensorgate {
@@ -9,7 +10,7 @@ std::optional<std::string> FileInventory::metadata_value(std::string_view key) c
 }
 
 FileInventory inventory_of(std::string name, const Report& report) {
-  if (!report.safetensors) return FileInventory{std::move(name), report.valid, {}, {}};
+  if (!report.safetensors) return detail::checkpoint_inventory(std::move(name), report);
   return inventory_of(std::move(name), report.valid, *report.safetensors->tensors);
 }
 

@@ -27,8 +27,7 @@ bool gguf_only(const ModelDirectory& dir) { return dir.weights.empty() && !dir.g
 
 void check_config(DirContext& ctx) {
   if (!ctx.dir().config_json) {
-    if (gguf_only(ctx.dir())) return;
-    ctx.add(Rule::md_config_missing, "the directory has no config.json");
+    if (needs_config(ctx.dir())) ctx.add(Rule::md_config_missing, "the directory has no config.json");
     return;
   }
   JsonDoc doc = parse_json_object(*ctx.dir().config_json, ctx.limits());
@@ -37,19 +36,6 @@ void check_config(DirContext& ctx) {
     return;
   }
   ctx.config = std::move(doc.object);
-}
-
-void check_files(DirContext& ctx) {
-  const bool single = ctx.weights_file("model.safetensors") != nullptr;
-  if (!single && !ctx.dir().index_json && !gguf_only(ctx.dir()))
-    ctx.add(Rule::md_no_weights, "neither model.safetensors nor model.safetensors.index.json is present");
-  for (const auto& f : ctx.dir().weights)
-    if (!f.valid) ctx.add(Rule::md_invalid_file, f.name + " is not a valid safetensors file (its own report says why)");
-  if (ctx.dir().index_json) {
-    check_shards(ctx);
-  } else if (single) {
-    ctx.model_files.push_back(ctx.weights_file("model.safetensors"));
-  }
 }
 
 void summarize(DirContext& ctx) {
@@ -66,10 +52,13 @@ void summarize(DirContext& ctx) {
     }
   }
   s.parameters_by_dtype.assign(by_dtype.begin(), by_dtype.end());
+  if (!ctx.model_files.empty()) s.weights_format = std::string(format_name(ctx.model_files.front()->format));
+  s.other_files = ctx.dir().other_files;
   if (!s.sharded) s.weight_map_size = ctx.model_files.empty() ? 0 : ctx.model_files.front()->tensors.size();
   if (!s.sharded) s.shard_count = ctx.model_files.size();
-  // No safetensors model: one split GGUF set is the model.
-  if (ctx.model_files.empty() && s.split_sets.size() == 1) {
+  // No safetensors or torch model: one split GGUF set is the model.
+  const bool gguf_model = ctx.model_files.empty() || ctx.model_files.front()->format == Format::gguf;
+  if (gguf_model && s.split_sets.size() == 1) {
     const SplitSetSummary& set = s.split_sets.front();
     if (!s.architecture) s.architecture = set.architecture;
     if (!s.layers) s.layers = set.layers;
@@ -80,6 +69,7 @@ void summarize(DirContext& ctx) {
     s.shard_count = set.shard_count;
     s.weight_map_size = set.tensors;
     s.files = set.files;
+    s.weights_format = std::string(format_name(Format::gguf));
   }
 }
 
@@ -98,7 +88,7 @@ DirectoryReport report_of(DirContext& ctx) {
 DirectoryReport check_model_directory(const ModelDirectory& dir, const Limits& limits) {
   detail::DirContext ctx(dir, limits);
   detail::check_config(ctx);
-  detail::check_files(ctx);
+  detail::check_weights(ctx);
   detail::check_split_sets(ctx);
   detail::check_chat_templates(ctx);
   if (ctx.config) {
@@ -112,15 +102,20 @@ DirectoryReport check_model_directory(const ModelDirectory& dir, const Limits& l
 DirectoryReport check_split_set_files(const std::vector<GgufFileFacts>& files, const Limits& limits) {
   ModelDirectory dir;
   dir.gguf = files;
-  for (const GgufFileFacts& f : files) dir.file_names.push_back(f.name);
+  for (const GgufFileFacts& f : files) {
+    dir.file_names.push_back(f.name);
+    dir.weights.push_back(FileInventory{f.name, f.valid, Format::gguf, {}, {}});
+  }
   detail::DirContext ctx(dir, limits);
+  for (const FileInventory& f : dir.weights) ctx.model_files.push_back(&f);  // as a GGUF-only directory's
   detail::check_split_sets(ctx);
   detail::summarize(ctx);
   return detail::report_of(ctx);
 }
 
 bool is_model_directory(const std::vector<std::string>& names) {
-  for (const char* marker : {"config.json", "model.safetensors", "model.safetensors.index.json"})
+  for (const char* marker : {"config.json", "model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
+                             "pytorch_model.bin.index.json"})
     if (std::find(names.begin(), names.end(), marker) != names.end()) return true;
   return std::any_of(names.begin(), names.end(), [](const std::string& n) { return parse_split_name(n).has_value(); });
 }

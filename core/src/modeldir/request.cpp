@@ -5,6 +5,7 @@
 #include <boost/json.hpp>
 
 #include "modeldir/json_doc.hpp"
+#include "modeldir/request_kinds.hpp"
 #include "tensorgate/model_dir.hpp"
 
 namespace tensorgate {
@@ -134,6 +135,7 @@ CheckModelResult check_model_request(std::string_view request_json, const Limits
   const boost::json::object& req = *doc.object;
   const auto* config = req.if_contains("config");
   const auto* index = req.if_contains("index");
+  const auto* bin_index = req.if_contains("bin_index");
   const auto* files = req.if_contains("files");
   const auto* others = req.if_contains("other_files");
   const auto* templates = req.if_contains("chat_templates");
@@ -150,12 +152,15 @@ CheckModelResult check_model_request(std::string_view request_json, const Limits
   };
   if (config && !config->is_null()) dir.config_json = document(*config);
   if (index && !index->is_null()) dir.index_json = document(*index);
+  if (bin_index && !bin_index->is_null()) dir.bin_index_json = document(*bin_index);
   if (dir.config_json) dir.file_names.push_back("config.json");
   if (dir.index_json) dir.file_names.push_back("model.safetensors.index.json");
+  if (dir.bin_index_json) dir.file_names.push_back("pytorch_model.bin.index.json");
   if (others && others->is_array()) {
     for (const auto& n : others->as_array()) {
       if (!n.is_string()) continue;
       dir.file_names.emplace_back(n.as_string());
+      dir.other_files.push_back(OtherFile{std::string(n.as_string()), Format::unknown, "not sent to the service"});
       dir.has_tokenizer_json = dir.has_tokenizer_json || n.as_string() == "tokenizer.json";
     }
   }
@@ -167,16 +172,28 @@ CheckModelResult check_model_request(std::string_view request_json, const Limits
   }
   for (const auto& [name, report] : files->as_object()) {
     dir.file_names.emplace_back(name);
-    if (std::string_view(name).ends_with(".gguf")) {
+    const auto* format = report.is_object() ? report.as_object().if_contains("format") : nullptr;
+    const bool safetensors = format ? *format == "safetensors" : std::string_view(name).ends_with(".safetensors");
+    const bool gguf = format ? *format == "gguf" : std::string_view(name).ends_with(".gguf");
+    if (gguf) {  // its split facts and tensors for GS
       GgufFileFacts facts;
       if (auto err = read_gguf_facts(std::string(name), report, facts)) {
         result.error = std::move(*err);
         return result;
       }
       dir.gguf.push_back(std::move(facts));
+    } else if (parse_split_name(name)) {  // named as a shard, of other content: an invalid shard
+      dir.gguf.push_back(GgufFileFacts{std::string(name), false, {}, {}, {}, {}, {}, {}});
+    }
+    if (!safetensors) {  // the content decides: a torch checkpoint, GGUF, or a file of no model format
+      std::string error;
+      if (auto inv = detail::checkpoint_from_report(std::string(name), report, error)) dir.weights.push_back(std::move(*inv));
+      if (!error.empty()) {
+        result.error = std::move(error);
+        return result;
+      }
       continue;
     }
-    if (!std::string_view(name).ends_with(".safetensors")) continue;
     FileInventory inv;
     if (auto err = read_inventory(std::string(name), report, inv)) {
       result.error = std::move(*err);

@@ -1,4 +1,5 @@
-// SH: a sharded checkpoint's model.safetensors.index.json against its shards.
+// SH: a sharded checkpoint's index (model.safetensors.index.json, or pytorch_model.bin.index.json
+// for torch checkpoints) against its shards.
 // Shard names come from an untrusted file: only names that are plain file names inside the
 // directory are looked up, among the files the directory listing holds; none is ever opened.
 #include <algorithm>
@@ -7,7 +8,6 @@
 
 #include "modeldir/dir_context.hpp"
 #include "modeldir/json_doc.hpp"
-#include "common/printable.hpp"
 #include "common/printable.hpp"
 
 namespace tensorgate::detail {
@@ -24,8 +24,7 @@ struct ShardName {
   std::uint64_t index = 0, total = 0;
 };
 
-std::optional<ShardName> parse_shard_name(std::string_view name) {
-  constexpr std::string_view kExt = ".safetensors";
+std::optional<ShardName> parse_shard_name(std::string_view name, std::string_view kExt) {
   if (!name.ends_with(kExt)) return std::nullopt;
   name.remove_suffix(kExt.size());
   // "-00001-of-00002" is 15 characters
@@ -40,13 +39,13 @@ std::optional<ShardName> parse_shard_name(std::string_view name) {
                    std::stoull(std::string(tail.substr(10, 5)))};
 }
 
-void check_shard_names(DirContext& ctx, const std::vector<std::string>& shards) {
+void check_shard_names(DirContext& ctx, const std::vector<std::string>& shards, std::string_view ext) {
   std::set<std::uint64_t> indices;
   std::optional<ShardName> first;
   for (const auto& name : shards) {
-    const auto parsed = parse_shard_name(name);
+    const auto parsed = parse_shard_name(name, ext);
     if (!parsed) {
-      ctx.add(Rule::sh_shard_name, "shard " + quoted(name, 80) + " is not named <prefix>-NNNNN-of-NNNNN.safetensors");
+      ctx.add(Rule::sh_shard_name, "shard " + quoted(name, 80) + " is not named <prefix>-NNNNN-of-NNNNN" + std::string(ext));
       return;
     }
     if (!first) first = parsed;
@@ -65,10 +64,10 @@ struct Index {
   std::uint64_t total_size = 0;
 };
 
-std::optional<Index> read_index(DirContext& ctx) {
-  JsonDoc doc = parse_json_object(*ctx.dir().index_json, ctx.limits());
+std::optional<Index> read_index(DirContext& ctx, const ShardSet& set) {
+  JsonDoc doc = parse_json_object(*set.index_json, ctx.limits());
   if (!doc.object) {
-    ctx.add(Rule::sh_index_invalid, "model.safetensors.index.json: " + doc.error);
+    ctx.add(Rule::sh_index_invalid, std::string(set.index_name) + ": " + doc.error);
     return std::nullopt;
   }
   const auto* map = doc.object->if_contains("weight_map");
@@ -96,9 +95,9 @@ std::optional<Index> read_index(DirContext& ctx) {
 
 }  // namespace
 
-void check_shards(DirContext& ctx) {
+void check_shards(DirContext& ctx, const ShardSet& set) {
   ctx.summary.sharded = true;
-  const auto index = read_index(ctx);
+  const auto index = read_index(ctx, set);
   if (!index) return;
   ctx.summary.weight_map_size = index->weight_map.size();
 
@@ -114,13 +113,13 @@ void check_shards(DirContext& ctx) {
     } else if (!ctx.has_file(shard) || !ctx.weights_file(shard)) {
       ctx.add(Rule::sh_missing_shard, "the index names shard " + quoted(shard, 80) + ", which is not in the directory");
     } else if (!ctx.weights_file(shard)->valid) {
-      ctx.add(Rule::sh_invalid_shard, "shard " + quoted(shard, 80) + " is not a valid safetensors file");
+      ctx.add(Rule::sh_invalid_shard, "shard " + quoted(shard, 80) + " is not a valid " + std::string(set.kind));
     } else {
       usable.insert(shard);
       ctx.model_files.push_back(ctx.weights_file(shard));
     }
   }
-  check_shard_names(ctx, shards);
+  check_shard_names(ctx, shards, set.extension);
 
   // Where each tensor actually is, among the shards the index names.
   boost::unordered_flat_map<std::string, std::vector<std::string>> holders;
@@ -151,7 +150,8 @@ void check_shards(DirContext& ctx) {
     ctx.add(Rule::sh_total_size, "metadata.total_size is " + std::to_string(index->total_size) +
                                      ", the shards' tensors hold " + std::to_string(total) + " bytes");
   for (const auto& f : ctx.dir().weights)
-    if (std::find(shards.begin(), shards.end(), f.name) == shards.end())
+    if ((set.torch ? is_torch_format(f.format) : f.format == Format::safetensors) &&
+        std::find(shards.begin(), shards.end(), f.name) == shards.end())
       ctx.add(Rule::sh_unreferenced_file, f.name + " is in the directory but the index does not name it");
 }
 

@@ -78,6 +78,17 @@ void write_directory_fields(JsonWriter& w, const DirectoryReport& r) {
   w.begin_array();
   for (const auto& f : s.files) w.string(f);
   w.end_array();
+  w.field("weights_format", s.weights_format);
+  w.key("other_files");  // no weights: listed, never silently skipped
+  w.begin_array();
+  for (const OtherFile& o : s.other_files) {
+    w.begin_object();
+    w.field("name", o.name);
+    w.field("format", format_name(o.format));
+    w.field("looks_like", o.looks_like);
+    w.end_object();
+  }
+  w.end_array();
   w.key("split_sets");
   write_split_sets(w, s.split_sets);
   w.key("chat_templates");

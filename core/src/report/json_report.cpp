@@ -4,6 +4,7 @@
 #include "audit/audit_writers.hpp"
 #include "report/directory_json.hpp"
 #include "report/gguf_json.hpp"
+#include "report/kinds_json.hpp"
 #include "report/truncations.hpp"
 #include "tensorgate/report_writers.hpp"
 
@@ -131,7 +132,7 @@ void write_report_fields(JsonWriter& w, const Report& r, const ReportOptions& op
   w.key("summary");
   if (r.safetensors) write_safetensors_summary(w, *r.safetensors, options);
   else if (r.gguf) detail::write_gguf_summary(w, *r.gguf, options);
-  else w.null();
+  else if (!detail::write_kind_summary(w, r, options)) w.null();
 }
 
 std::string report_json(const Report& report, const ReportOptions& options) {

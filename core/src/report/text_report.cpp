@@ -5,6 +5,7 @@
 
 #include "audit/audit_writers.hpp"
 #include "common/printable.hpp"
+#include "report/kinds_text.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate {
@@ -119,6 +120,7 @@ std::string headline(const CheckedFile& f, Style st) {
     if (s.layers) line += " " + plural(*s.layers, "layer");
   }
   if (r.gguf) line += gguf_facts(*r.gguf);
+  line += detail::kind_facts(r);
   if (r.canonical) line += *r.canonical ? ", canonical" : ", not canonical";
   return line;
 }
@@ -161,6 +163,7 @@ void write_text_report(std::span<const CheckedFile> files, const ReportOptions& 
       if (x.offset) offset_width = std::max(offset_width, std::to_string(*x.offset).size() + 1);
     }
     for (const Finding& x : *findings) sink(finding_line(x, id_width, offset_width, st) + "\n");
+    if (f.directory) sink(detail::other_files_line(f.directory->summary));
     const std::uint64_t dropped = f.report          ? f.report->findings_dropped
                                   : f.directory     ? f.directory->findings_dropped
                                   : f.chat_template ? f.chat_template->findings_dropped

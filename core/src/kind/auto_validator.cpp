@@ -1,0 +1,151 @@
+#include "kind/auto_validator.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+#include "tensorgate/detect.hpp"
+#include "tensorgate/gguf.hpp"
+#include "tensorgate/pickle.hpp"
+#include "tensorgate/zip.hpp"
+
+namespace tensorgate::detail::kind {
+
+AutoValidator::AutoValidator(std::string name, const Limits& limits, MemoryBudget* budget)
+    : name_(std::move(name)), limits_(limits), budget_(budget) {}
+
+void AutoValidator::set_total_size(std::uint64_t size) {
+  total_ = size;
+  if (delegate_) delegate_->set_total_size(size);
+}
+
+// The last kTailWindow bytes: with the size known, only the bytes that fall in them are copied.
+void AutoValidator::keep_tail(std::string_view piece) {
+  if (total_ && seen_ + piece.size() + kTailWindow <= *total_) return;
+  if (total_ && seen_ + kTailWindow < *total_) piece.remove_prefix(static_cast<std::size_t>(*total_ - kTailWindow - seen_));
+  if (piece.size() >= kTailWindow) {
+    tail_.assign(piece.substr(piece.size() - kTailWindow));
+    return;
+  }
+  tail_.append(piece);
+  if (tail_.size() > 2 * kTailWindow) tail_.erase(0, tail_.size() - kTailWindow);
+}
+
+// The first kPrefix bytes decide the format, and, once all there (or the input ended), whether
+// they also run as a pickle that imports globals.
+void AutoValidator::keep_head(std::string_view piece) {
+  if (head_checked_) return;
+  head_.append(piece.substr(0, kPrefix - head_.size()));
+  if (delegate_ && (head_.size() == kPrefix || (total_ && head_.size() == *total_))) check_head();
+}
+
+void AutoValidator::check_head() {
+  head_checked_ = true;
+  const bool model = format_ != Format::pickle && format_ != Format::lfs_pointer && format_ != Format::empty &&
+                     format_ != Format::unknown;
+  if (model) head_polyglot_ = pickle_head(head_);
+  head_.clear();
+  head_.shrink_to_fit();
+}
+
+Progress AutoValidator::feed(std::span<const std::byte> chunk) {
+  std::string_view bytes(reinterpret_cast<const char*>(chunk.data()), chunk.size());
+  keep_tail(bytes);
+  seen_ += bytes.size();
+  if (delegate_) {
+    keep_head(bytes);
+    return progress(delegate_->feed(chunk));
+  }
+  const std::size_t before = head_.size();
+  keep_head(bytes);  // before the choice: only collects
+  const std::size_t taken = head_.size() - before;
+  const bool complete = head_.size() == kPrefix || (total_ && head_.size() == *total_);
+  const auto c = classify(head_, complete);
+  if (!c) return Progress::need_more;
+  choose(*c);
+  return progress(delegate_->feed(chunk.subspan(taken)));
+}
+
+void AutoValidator::choose(const Classification& c) {
+  format_ = c.format;
+  switch (c.format) {
+    case Format::safetensors: delegate_ = make_safetensors_validator(limits_, budget_); break;
+    case Format::gguf: delegate_ = make_gguf_validator(limits_, budget_); break;
+    case Format::pickle: delegate_ = make_pickle_validator(limits_, budget_); break;
+    case Format::zip: delegate_ = make_zip_validator(limits_, budget_); break;
+    case Format::npy: delegate_ = make_npy_validator(limits_, budget_); break;
+    default: delegate_ = make_kind_validator(c, limits_); break;
+  }
+  if (total_) delegate_->set_total_size(*total_);
+  if (const auto why = extension_mismatch(name_, c.format))
+    extension_ = Finding{Rule::fk_extension, Severity::warning, *why, std::nullopt, std::nullopt};
+  delegate_->feed(head_);
+  if (head_.size() == kPrefix || (total_ && head_.size() == *total_)) check_head();
+}
+
+Progress AutoValidator::progress(Progress delegate) const {
+  if (delegate == Progress::need_more && head_polyglot_) return Progress::invalid;
+  return delegate;
+}
+
+// The first kPrefix bytes are always looked at (the pickle-head probe), then what the format wants.
+std::uint64_t AutoValidator::bytes_wanted() const {
+  const std::uint64_t head = head_checked_ ? 0 : kPrefix - head_.size();
+  return delegate_ ? std::max(head, delegate_->bytes_wanted()) : head;
+}
+
+Progress AutoValidator::skip(std::uint64_t count) {
+  assert(bytes_wanted() == 0 && "skip() only past the bytes the validator looks at");
+  if (!delegate_ || !head_checked_) return Progress::need_more;
+  seen_ += count;
+  tail_.clear();  // what came before the skip is no longer the end
+  return progress(delegate_->skip(count));
+}
+
+// The end record's search needs the last bytes of every format but the zip itself (whose end
+// its walker reads) and the kinds of no format.
+std::uint64_t AutoValidator::tail_wanted() const {
+  if (!delegate_) return kTailWindow;
+  const bool needs = format_ != Format::zip && format_ != Format::lfs_pointer && format_ != Format::empty;
+  return needs ? std::max(kTailWindow, delegate_->tail_wanted()) : delegate_->tail_wanted();
+}
+
+// The delegate's report with the file-kind findings: FK.extension first (it is known from
+// the first bytes), FK.polyglot last; within Limits::max_findings like every finding.
+Report AutoValidator::merged(Report r, bool finished) const {
+  std::vector<Finding> front, back;
+  if (extension_) front.push_back(*extension_);
+  if (head_polyglot_) back.push_back(*head_polyglot_);
+  if (finished && tail_wanted() > 0 && format_ != Format::zip) {
+    const std::uint64_t start = seen_ - tail_.size();
+    const std::string_view window = std::string_view(tail_).substr(tail_.size() > kTailWindow ? tail_.size() - kTailWindow : 0);
+    if (auto f = zip_tail(window, start + (tail_.size() - window.size()))) back.push_back(std::move(*f));
+  }
+  r.findings.insert(r.findings.begin(), front.begin(), front.end());
+  r.findings.insert(r.findings.end(), back.begin(), back.end());
+  while (r.findings.size() > limits_.max_findings) {
+    r.findings.pop_back();
+    ++r.findings_dropped;
+  }
+  if (!back.empty()) {
+    r.valid = false;
+    r.canonical.reset();
+  }
+  return r;
+}
+
+Report AutoValidator::snapshot() const {
+  if (delegate_) return merged(delegate_->snapshot(), false);
+  Report r;
+  const auto c = classify(head_, true);
+  r.format = c ? c->format : Format::unknown;
+  r.bytes_seen = seen_;
+  return r;
+}
+
+Report AutoValidator::finish() {
+  if (!delegate_) choose(*classify(head_, true));
+  if (!head_checked_) check_head();
+  return merged(delegate_->finish(), true);
+}
+
+}  // namespace tensorgate::detail::kind

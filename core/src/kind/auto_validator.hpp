@@ -1,0 +1,66 @@
+#pragma once
+// Detection as a validator (make_validator with auto_detect): the first bytes (at most 4 KiB)
+// are held until they say what the file is (classify.hpp), then handed with the rest to that
+// format's validator. Around it, the file-kind rules: FK.extension when the name says another
+// kind, FK.polyglot when the file also begins as a pickle that imports globals or ends with a
+// zip end-of-central-directory record, and for content of no model format a report of its own
+// (FK.lfs-pointer, FK.empty, FK.unknown).
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "kind/classify.hpp"
+#include "tensorgate/validator.hpp"
+
+namespace tensorgate::detail::kind {
+
+// The last bytes a zip reader searches for the end record: 22 bytes and a 65,535-byte comment.
+inline constexpr std::uint64_t kTailWindow = 22 + 65535;
+
+class AutoValidator final : public Validator {
+ public:
+  AutoValidator(std::string name, const Limits& limits, MemoryBudget* budget);
+
+  void set_total_size(std::uint64_t size) override;
+  Progress feed(std::span<const std::byte> chunk) override;
+  std::uint64_t bytes_wanted() const override;
+  Progress skip(std::uint64_t count) override;
+  std::uint64_t tail_wanted() const override;
+  // The delegate's answer: before the choice no heavy step can complete (the first bytes are
+  // at most kDetectPrefix, and the heaviest step, a safetensors header past 1 MiB, is not in them).
+  bool completes_heavy_step(std::uint64_t size) const override {
+    return delegate_ && delegate_->completes_heavy_step(size);
+  }
+  Report snapshot() const override;
+  Report finish() override;
+
+ private:
+  void keep_tail(std::string_view piece);
+  void keep_head(std::string_view piece);
+  void choose(const Classification& c);
+  void check_head();
+  Report merged(Report r, bool finished) const;
+  Progress progress(Progress delegate) const;
+
+  std::string name_;
+  Limits limits_;
+  MemoryBudget* budget_;
+  std::optional<std::uint64_t> total_;
+  std::uint64_t seen_ = 0;  // bytes fed or skipped
+  std::string head_;        // the first kPrefix bytes: the choice, then the pickle-head probe
+  bool head_checked_ = false;
+  std::string tail_;        // the last bytes fed (at most 2 x kTailWindow, trimmed to kTailWindow)
+  std::unique_ptr<Validator> delegate_;
+  Format format_ = Format::unknown;
+  std::optional<Finding> extension_;   // FK.extension
+  std::optional<Finding> head_polyglot_;
+};
+
+// The report of a file of no model format: an LFS pointer, an empty file, unknown content.
+std::unique_ptr<Validator> make_kind_validator(const Classification& c, const Limits& limits);
+
+// FK.polyglot's two marks.
+std::optional<Finding> pickle_head(std::string_view prefix);
+std::optional<Finding> zip_tail(std::string_view tail, std::uint64_t tail_start);
+
+}  // namespace tensorgate::detail::kind

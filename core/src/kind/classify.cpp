@@ -1,0 +1,96 @@
+#include "kind/classify.hpp"
+
+#include <cstring>
+
+#include "pickle/opcodes.hpp"
+#include "pickle/scanner.hpp"
+
+namespace tensorgate::detail::kind {
+namespace {
+
+bool starts(std::string_view s, std::string_view magic) { return s.substr(0, magic.size()) == magic; }
+// `s` could still begin with `magic` once more bytes come.
+bool could_start(std::string_view s, std::string_view magic) {
+  return magic.substr(0, std::min(s.size(), magic.size())) == s.substr(0, std::min(s.size(), magic.size()));
+}
+
+std::uint64_t le64(std::string_view s) {
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(s[static_cast<std::size_t>(i)]);
+  return v;
+}
+
+bool json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The pickle scanner over the first bytes: PROTO 2-5 and one more opcode, or any other start
+// with four opcodes or a STOP before a fault (text fails within a byte or two).
+enum class Verdict { yes, no, undecided };
+Verdict pickle_probe(std::string_view prefix, bool complete) {
+  FindingList scratch(4);
+  pickle::Scanner probe(PickleLimits{}, pickle::ScanSite{&scratch, 0, true, {}}, nullptr);
+  probe.feed(reinterpret_cast<const unsigned char*>(prefix.data()), prefix.size());
+  const PickleSummary s = probe.summary();
+  const unsigned char b0 = static_cast<unsigned char>(prefix[0]);
+  const bool proto = b0 == 0x80 && prefix.size() >= 2 && static_cast<unsigned char>(prefix[1]) <= 5;
+  const std::uint64_t needed = proto ? 2 : 4;
+  if (s.pickles > 0 || s.opcodes >= needed + (probe.stopped() ? 1 : 0)) return Verdict::yes;
+  // PROTO and an opcode whose announced length runs past the input (FRAME, BINBYTES8, ...): a
+  // truncated pickle, whose rules say so (PK.truncated), not a broken safetensors length.
+  if (proto && prefix.size() >= 3) {
+    const auto op = static_cast<unsigned char>(prefix[2]);
+    if (op == pickle::op::FRAME || pickle::op_info(op).arg == pickle::Arg::counted) return Verdict::yes;
+  }
+  if (probe.stopped() || complete) return Verdict::no;
+  return Verdict::undecided;
+}
+
+}  // namespace
+
+bool starts_like_lfs_pointer(std::string_view prefix) {
+  return starts(prefix, "version https://git-lfs.github.com/spec/") || starts(prefix, "version https://hawser.github.com/spec/");
+}
+
+std::optional<Classification> classify(std::string_view prefix, bool complete) {
+  if (prefix.empty()) {
+    if (!complete) return std::nullopt;
+    return Classification{Format::empty, "nothing: the file is empty", std::nullopt};
+  }
+  if (starts(prefix, "GGUF")) return Classification{Format::gguf, {}, {}};
+  if (starts(prefix, "PK\x03\x04") || starts(prefix, std::string_view("PK\x05\x06", 4))) return Classification{Format::zip, {}, {}};
+  if (starts(prefix, "\x93NUMPY")) return Classification{Format::npy, {}, {}};
+  const bool magic_pending = could_start(prefix, "GGUF") || could_start(prefix, "PK\x03\x04") ||
+                             could_start(prefix, std::string_view("PK\x05\x06", 4)) || could_start(prefix, "\x93NUMPY") ||
+                             could_start(prefix, "version https://");
+  if (!complete && magic_pending) return std::nullopt;
+  if (starts_like_lfs_pointer(prefix)) {
+    if (!complete) return std::nullopt;
+    return Classification{Format::lfs_pointer, {}, parse_lfs_pointer(prefix)};
+  }
+  bool small_length = false;
+  if (prefix.size() >= 8) {
+    const std::uint64_t n = le64(prefix);
+    if (n <= kSafetensorsMaxHeader) {
+      std::size_t i = 8;
+      while (i < prefix.size() && json_space(prefix[i])) ++i;
+      if (i < prefix.size() && prefix[i] == '{') return Classification{Format::safetensors, {}, {}};
+      if (i == prefix.size() && !complete) return std::nullopt;
+    }
+    small_length = prefix[4] == 0 && prefix[5] == 0 && prefix[6] == 0 && prefix[7] == 0;  // N < 2^32
+  } else if (!complete) {
+    return std::nullopt;
+  } else {
+    // Fewer than 8 bytes: the beginning of a small little-endian length, or not.
+    small_length = prefix.find('\0') != std::string_view::npos;
+    for (std::size_t i = 4; i < prefix.size(); ++i) small_length = small_length && prefix[i] == 0;
+  }
+  switch (pickle_probe(prefix, complete)) {
+    case Verdict::yes: return Classification{Format::pickle, {}, {}};
+    case Verdict::undecided: return std::nullopt;
+    case Verdict::no: break;
+  }
+  if (small_length) return Classification{Format::safetensors, {}, {}};
+  if (!complete) return std::nullopt;
+  return Classification{Format::unknown, describe_unknown(prefix), std::nullopt};
+}
+
+}  // namespace tensorgate::detail::kind

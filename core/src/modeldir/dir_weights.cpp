@@ -1,0 +1,80 @@
+// MD.no-weights, MD.invalid-file, MD.config-missing's scope, and which files make the model:
+// safetensors first (model.safetensors.index.json, or model.safetensors), then torch
+// checkpoints (pytorch_model.bin.index.json, pytorch_model.bin, or the checkpoints of a
+// directory that holds nothing else), then GGUF files.
+#include <algorithm>
+
+#include "modeldir/dir_context.hpp"
+
+namespace tensorgate::detail {
+namespace {
+
+bool any(const ModelDirectory& dir, bool (*pred)(Format)) {
+  return std::any_of(dir.weights.begin(), dir.weights.end(), [&](const FileInventory& f) { return pred(f.format); });
+}
+bool is_safetensors(Format f) { return f == Format::safetensors; }
+bool is_gguf(Format f) { return f == Format::gguf; }
+
+}  // namespace
+
+bool is_torch_format(Format f) { return f == Format::pickle || f == Format::zip; }
+bool is_model_format(Format f) {
+  return f == Format::safetensors || f == Format::gguf || f == Format::pickle || f == Format::zip || f == Format::npy;
+}
+
+// A safetensors model needs its config; a directory of GGUF files or of torch checkpoints only
+// is a model directory without one (MD and AR apply where their inputs exist).
+bool needs_config(const ModelDirectory& dir) { return dir.index_json || any(dir, is_safetensors); }
+
+void check_weights(DirContext& ctx) {
+  const ModelDirectory& dir = ctx.dir();
+  for (const auto& f : dir.weights) {
+    if (f.valid || names_a_shard(f.name)) continue;  // a shard's is GS's (GS.invalid-shard)
+    if (is_model_format(f.format))
+      ctx.add(Rule::md_invalid_file, f.name + " is not a valid " + std::string(format_name(f.format)) +
+                                         " file (its own report says why)");
+    else
+      ctx.add(Rule::md_invalid_file, f.name + " has a weight's name but its content is " +
+                                         std::string(format_name(f.format)) + ", no model file (its own report says why)");
+  }
+  const FileInventory* single = ctx.weights_file("model.safetensors");
+  const FileInventory* bin = ctx.weights_file("pytorch_model.bin");
+  if (dir.index_json) {
+    check_shards(ctx, {"model.safetensors.index.json", &*dir.index_json, ".safetensors", "safetensors file", false});
+  } else if (single && single->format == Format::safetensors) {
+    ctx.model_files.push_back(single);
+  } else if (dir.bin_index_json) {
+    check_shards(ctx, {"pytorch_model.bin.index.json", &*dir.bin_index_json, ".bin", "torch checkpoint", true});
+  } else if (bin && is_torch_format(bin->format)) {
+    ctx.model_files.push_back(bin);
+  } else if (any(dir, is_torch_format) && !any(dir, is_safetensors) && !any(dir, is_gguf)) {
+    for (const auto& f : dir.weights)  // torch checkpoints only
+      if (is_torch_format(f.format)) ctx.model_files.push_back(&f);
+  } else if (any(dir, is_gguf) && !any(dir, is_safetensors)) {
+    for (const auto& f : dir.weights)  // GGUF files only
+      if (is_gguf(f.format)) ctx.model_files.push_back(&f);
+  } else {
+    ctx.add(Rule::md_no_weights, "none of model.safetensors, model.safetensors.index.json, pytorch_model.bin, "
+                                 "pytorch_model.bin.index.json is present, and the directory is not of GGUF files or "
+                                 "torch checkpoints only");
+  }
+}
+
+}  // namespace tensorgate::detail
+
+namespace tensorgate {
+
+bool is_model_directory(const std::vector<ListedFile>& files) {
+  std::vector<std::string> names;
+  bool any_model = false, all_gguf = true, all_torch = true;
+  for (const ListedFile& f : files) {
+    names.push_back(f.name);
+    if (!detail::is_model_format(f.format)) continue;
+    any_model = true;
+    all_gguf = all_gguf && f.format == Format::gguf;
+    all_torch = all_torch && detail::is_torch_format(f.format);
+  }
+  return is_model_directory(names) || (any_model && (all_gguf || all_torch));
+}
+
+}  // namespace tensorgate

@@ -1,0 +1,20 @@
+// A torch checkpoint as the cross-file checks see it: the tensors its pickle's state dict
+// rebuilds (a legacy pickle stream, or a PyTorch archive's data.pkl), with their dtypes,
+// shapes and byte sizes. A GGUF file or any other kind: the verdict only.
+#include "modeldir/dir_context.hpp"
+
+namespace tensorgate::detail {
+
+FileInventory checkpoint_inventory(std::string name, const Report& report) {
+  FileInventory inv;
+  inv.name = std::move(name);
+  inv.valid = report.valid;
+  inv.format = report.format;
+  const PickleSummary* state = report.pickle ? &*report.pickle : report.zip ? pytorch_state(*report.zip) : nullptr;
+  if (!state) return inv;
+  inv.tensors.reserve(state->tensors.size());
+  for (const PickleTensor& t : state->tensors) inv.tensors.push_back(InventoryTensor{t.name, t.dtype, t.shape, t.bytes});
+  return inv;
+}
+
+}  // namespace tensorgate::detail

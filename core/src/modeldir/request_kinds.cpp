@@ -1,0 +1,104 @@
+// /v1/check-model's torch checkpoints and GGUF files: the inventory a report of format pickle
+// (its summary's tensors) or zip (its PyTorch archive's data.pkl) shows, read back from JSON.
+#include <boost/json.hpp>
+
+#include "modeldir/dir_context.hpp"
+#include "modeldir/request_kinds.hpp"
+
+namespace tensorgate::detail {
+namespace {
+
+std::string report_error(const std::string& name) {
+  return "files[" + name + "] is not a /v1/validate report with its tensor inventory (validate with tensors=true)";
+}
+
+const boost::json::array* pickle_tensors(const boost::json::object& summary, const boost::json::object& report) {
+  const auto* format = report.if_contains("format");
+  if (format && *format == "pickle") {
+    const auto* t = summary.if_contains("tensors");
+    return t ? t->if_array() : nullptr;
+  }
+  // zip: the pickle of <archive>/data.pkl
+  const auto* pytorch = summary.if_contains("pytorch");
+  const auto* pickles = summary.if_contains("pickles");
+  if (!pytorch || !pytorch->is_object() || !pickles || !pickles->is_array()) return nullptr;
+  const auto* archive = pytorch->as_object().if_contains("archive");
+  if (!archive || !archive->is_string()) return nullptr;
+  const std::string want = std::string(archive->as_string()) + "/data.pkl";
+  for (const auto& p : pickles->as_array()) {
+    const auto* o = p.if_object();
+    const auto* entry = o ? o->if_contains("entry") : nullptr;
+    const auto* s = o ? o->if_contains("summary") : nullptr;
+    if (!entry || !entry->is_string() || entry->as_string() != want || !s || !s->is_object()) continue;
+    const auto* t = s->as_object().if_contains("tensors");
+    return t ? t->if_array() : nullptr;
+  }
+  return nullptr;
+}
+
+std::optional<Format> format_named(std::string_view text) {
+  for (Format f : {Format::safetensors, Format::gguf, Format::pickle, Format::zip, Format::npy, Format::lfs_pointer,
+                   Format::empty, Format::unknown})
+    if (format_name(f) == text) return f;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<FileInventory> checkpoint_from_report(const std::string& name, const boost::json::value& report,
+                                                    std::string& error) {
+  const auto* r = report.if_object();
+  const auto* format = r ? r->if_contains("format") : nullptr;
+  const auto* valid = r ? r->if_contains("valid") : nullptr;
+  if (!format || !format->is_string() || !valid || !valid->is_bool()) {
+    error = report_error(name);
+    return std::nullopt;
+  }
+  FileInventory inv;
+  inv.name = name;
+  inv.valid = valid->as_bool();
+  const auto known = format_named(format->as_string());
+  if (!known) {
+    error = report_error(name);
+    return std::nullopt;
+  }
+  // A file the hub sent as a model file is one, whatever its content (an LFS pointer or an HTML
+  // page under a weight's name is an invalid one, as the CLI's walk has it).
+  inv.format = *known;
+  const auto* summary = r->if_contains("summary");
+  if (!is_torch_format(inv.format) || !summary || !summary->is_object()) return inv;
+  const boost::json::array* tensors = pickle_tensors(summary->as_object(), *r);
+  if (!tensors) {
+    if (inv.format == Format::pickle) error = report_error(name);
+    return inv;
+  }
+  for (const auto& t : *tensors) {
+    const auto* o = t.if_object();
+    const auto* tn = o ? o->if_contains("name") : nullptr;
+    const auto* dt = o ? o->if_contains("dtype") : nullptr;
+    const auto* sh = o ? o->if_contains("shape") : nullptr;
+    const auto* by = o ? o->if_contains("bytes") : nullptr;
+    if (!tn || !tn->is_string() || !dt || !dt->is_string() || !sh || !sh->is_array() || !by || !by->is_number()) {
+      error = report_error(name);
+      return std::nullopt;
+    }
+    InventoryTensor it{std::string(tn->as_string()), std::string(dt->as_string()), {}, 0};
+    boost::json::error_code ec;
+    it.bytes = by->to_number<std::uint64_t>(ec);
+    for (const auto& d : sh->as_array()) {
+      if (!d.is_uint64() && !(d.is_int64() && d.as_int64() >= 0)) {
+        error = report_error(name);
+        return std::nullopt;
+      }
+      it.shape.push_back(d.to_number<std::uint64_t>());
+    }
+    if (ec) {
+      error = report_error(name);
+      return std::nullopt;
+    }
+    inv.tensors.push_back(std::move(it));
+  }
+  return inv;
+}
+
+}  // namespace tensorgate::detail

@@ -1,0 +1,25 @@
+#pragma once
+// Judging a global a pickle imports: normalise its names as CPython's _compat_pickle does
+// (compat_names.def), then consult the allow- and deny-lists (global_lists.def) and the hostile
+// shapes (a __x__ component; a dotted walk through a denied module or name).
+#include <string>
+#include <string_view>
+
+#include "tensorgate/pickle.hpp"
+
+namespace tensorgate::detail::pickle {
+
+struct NormalisedGlobal {
+  std::string module;
+  std::string name;
+};
+NormalisedGlobal normalise_global(std::string_view module, std::string_view name);
+
+struct Judgement {
+  GlobalVerdict verdict = GlobalVerdict::unknown;
+  std::string reason;  // the list entry's reason, or the hostile shape
+};
+// `module` and `name` as normalise_global returns them.
+Judgement judge_global(std::string_view module, std::string_view name);
+
+}  // namespace tensorgate::detail::pickle

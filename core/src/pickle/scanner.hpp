@@ -1,0 +1,192 @@
+#pragma once
+// The pickle scanner: a push state machine over a stream of pickles (fed chunks of any size),
+// and a symbolic stack machine that runs each opcode as CPython's C unpickler would, on values
+// it only knows by kind (and, for strings, tuples, globals and tensors, by content). It
+// resolves the module and name of every GLOBAL, STACK_GLOBAL and INST through the stack and
+// the memo, judges them against the lists, and notes what is called; it never recurses and
+// never allocates from a length the stream announces.
+//
+// Used alone (PickleValidator: a .pkl, a legacy torch.save stream), by the zip walker for the
+// pickles inside an archive, and by the .npy validator for object arrays. Findings go to the
+// owner's FindingList; offsets are the owner's file offsets (ScanSite).
+#include <array>
+#include <boost/unordered/unordered_flat_map.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/finding_list.hpp"
+#include "common/seeded_hash.hpp"
+#include "pickle/machine.hpp"
+#include "pickle/opcodes.hpp"
+#include "tensorgate/memory_budget.hpp"
+#include "tensorgate/pickle.hpp"
+#include "tensorgate/report.hpp"
+
+namespace tensorgate::detail::pickle {
+
+// Where a scanner's findings go.
+struct ScanSite {
+  FindingList* findings = nullptr;
+  std::uint64_t base = 0;  // file offset of the stream's first byte
+  bool exact = true;       // false: the stream is decompressed; findings point at `base`
+  std::string where;       // a prefix for messages ("entry \"archive/data.pkl\": ") or empty
+};
+
+struct StringHash {
+  using is_avalanching = std::true_type;
+  std::size_t operator()(std::string_view s) const { return seeded_hash(s); }
+};
+
+class Scanner {
+ public:
+  Scanner(const PickleLimits& limits, ScanSite site, MemoryBudget* budget);
+  ~Scanner();
+  Scanner(const Scanner&) = delete;
+  Scanner& operator=(const Scanner&) = delete;
+
+  void feed(const unsigned char* p, std::size_t n);
+  void finish();  // the stream has ended: truncation and a missing STOP become findings
+  // Bytes the owner did not feed because the scanner only counts (counting() or stopped()).
+  void skip(std::uint64_t n) {
+    pos_ += n;
+    if (state_ == St::counting) trailing_ += n;
+  }
+
+  // Nothing more is interpreted: a malformed stream, or a capacity limit (aborted()).
+  bool stopped() const { return state_ == St::stopped; }
+  // Past the last pickle: the rest is only counted (a legacy stream's storages, trailing data).
+  bool counting() const { return state_ == St::counting; }
+  bool between_pickles() const { return state_ == St::between; }
+  const std::optional<Aborted>& aborted() const { return aborted_; }
+  std::uint64_t position() const { return pos_; }
+  std::uint64_t globals_seen() const { return globals_seen_; }
+  // Imports whose module and name are Python dotted identifiers (what an import can find):
+  // the polyglot probe counts these, not stray text read as GLOBAL lines.
+  std::uint64_t importable_globals() const { return importable_; }
+  const std::string& first_importable() const { return first_importable_; }
+  PickleSummary summary() const;
+
+ private:
+  enum class St : std::uint8_t { opcode, fixed, payload, line, between, counting, stopped };
+
+  // scanner.cpp: the byte loop and argument gathering.
+  std::size_t step(const unsigned char* p, std::size_t n);
+  std::size_t take_opcode(const unsigned char* p, std::size_t n);
+  std::size_t take_fixed(const unsigned char* p, std::size_t n);
+  std::size_t take_payload(const unsigned char* p, std::size_t n);
+  std::size_t take_line(const unsigned char* p, std::size_t n);
+  void on_fixed(std::uint64_t v);
+  void start_payload(std::uint64_t length);
+  void on_payload(std::string_view kept, std::uint64_t length);
+  void on_line_done();
+
+  // pk_stream.cpp: pickles back to back, the legacy torch stream, malformed streams.
+  void on_stop();
+  std::size_t take_between(const unsigned char* p, std::size_t n);
+  void malformed(Rule rule, std::string message);
+  void abort_with(std::string limit, std::string message);
+  bool charge();
+  std::uint64_t offset_of(std::uint64_t stream_pos) const;
+  std::string at_op() const;  // "OPNAME at byte N" for messages
+
+  // pk_stack.cpp: stack, marks, memo and the containers.
+  void exec(std::uint8_t op);                 // opcodes without an argument
+  bool need(std::size_t n);                   // n values above the fence, or stack underflow
+  bool push(const Value& v);
+  std::optional<std::size_t> marker();        // pop the last mark, or mark-missing
+  void memo_put(std::uint64_t index);
+  void memo_get(std::uint64_t index);
+  void container_items(std::size_t target, std::size_t first, bool pairs);
+  void exec_tuple(std::size_t n);
+
+  // pk_scalars.cpp: the arguments of scalar opcodes.
+  void exec_fixed(std::uint8_t op, std::uint64_t v);
+  void exec_payload(std::uint8_t op, std::string_view kept, std::uint64_t length);
+  void exec_line(std::uint8_t op, std::string_view kept, std::uint64_t length);
+
+  // pk_globals.cpp: GLOBAL, STACK_GLOBAL, INST, EXT; judging and counting.
+  void exec_global(std::string_view module, std::uint64_t module_len, std::string_view name,
+                   std::uint64_t name_len, bool inst);
+  void exec_stack_global();
+  void exec_ext(std::uint64_t code);
+  Value import_global(std::string_view module, std::string_view name, std::string_view how);
+  void count_call(const Value& callable);
+
+  // pk_calls.cpp: REDUCE, NEWOBJ(_EX), OBJ, BUILD, persistent ids, tensors.
+  void exec_reduce();
+  void exec_newobj(bool ex);
+  void exec_obj();
+  void exec_build();
+  void exec_binpersid();
+  void check_mutation(const Value& target, std::string_view what);
+  Value call_result(const Value& callable, const Value& args);
+  Value rebuild_tensor(std::string_view fn, const Value& args);
+  void note_dict_item(const Value& key, const Value& value);
+
+  PickleLimits limits_;
+  ScanSite site_;
+  MemoryBudget* budget_;
+  std::size_t budget_held_ = 0;
+  std::optional<Aborted> aborted_;
+  St state_ = St::opcode;
+  std::uint64_t pos_ = 0;      // stream bytes consumed
+  Machine m_;
+
+  // The opcode being read and its argument.
+  std::uint8_t op_ = 0;
+  const OpInfo* info_ = nullptr;
+  std::uint64_t op_pos_ = 0;
+  std::array<unsigned char, 8> scratch_{};
+  unsigned need_ = 0, have_ = 0;
+  bool length_field_ = false;   // the fixed field being read is a counted argument's length
+  std::uint64_t left_ = 0;      // payload bytes still to come
+  std::uint64_t length_ = 0;    // the payload's or line's whole length
+  bool keep_ = false;           // payload or line text kept in buf_
+  std::string buf_;             // kept payload, or the current line's kept prefix
+  std::string first_line_;      // line2: the module line's kept prefix
+  std::uint64_t first_length_ = 0;
+  unsigned line_no_ = 0;
+  bool line_digits_ = true, line_ascii_ = true;  // over the whole line, kept or not
+  unsigned char line_first_ = 0, line_last_ = 0;
+
+  // The pickle being read and the stream.
+  std::uint64_t pickles_ = 0;   // completed
+  std::uint32_t first_protocol_ = 0;
+  std::uint32_t proto_ = 0;     // PROTO of the current pickle (0 when none)
+  std::uint32_t highest_op_protocol_ = 0;
+  std::uint64_t opcodes_ = 0;
+  bool legacy_ = false;
+  std::uint64_t trailing_ = 0;
+  std::optional<std::uint64_t> frame_end_;  // the furthest FRAME end announced (stream position)
+  std::uint64_t frame_op_pos_ = 0;
+
+  // Globals: judged once, counted; the summary's list is bounded.
+  std::vector<PickleGlobal> globals_;
+  boost::unordered_flat_map<std::string, std::uint32_t, StringHash> global_index_;
+  std::uint64_t globals_dropped_ = 0;
+  std::uint64_t globals_seen_ = 0;  // imports of any global
+  std::uint64_t importable_ = 0;
+  std::string first_importable_;
+
+  // Tensors and storages the pickle shows.
+  struct TensorInfo {
+    std::uint32_t storage = kNoRef;  // index into storages_
+    std::string dtype;
+    std::uint32_t dtype_bytes = 0;
+    std::vector<std::uint64_t> shape;
+    std::uint64_t offset = 0;
+  };
+  std::vector<TensorInfo> tensor_infos_;  // rebuilt tensors of the current pickle
+  std::vector<PickleTensor> tensors_;     // named by a dict key: the summary
+  std::uint64_t tensors_dropped_ = 0;
+  std::vector<PickleStorage> storages_;
+  std::vector<std::uint32_t> storage_elem_;  // element size of each storage's dtype (0: unknown)
+  boost::unordered_flat_map<std::string, std::uint32_t, StringHash> storage_index_;
+  std::uint64_t storages_dropped_ = 0;
+  std::uint64_t summary_memory_ = 0;
+};
+
+}  // namespace tensorgate::detail::pickle

@@ -1,0 +1,74 @@
+#include "pickle/validator.hpp"
+
+#include <cassert>
+
+namespace tensorgate {
+namespace detail::pickle {
+
+PickleValidator::PickleValidator(const Limits& limits, MemoryBudget* budget)
+    : findings_(limits.max_findings), scanner_(limits.pickle, ScanSite{&findings_, 0, true, {}}, budget) {}
+
+Progress PickleValidator::feed(std::span<const std::byte> chunk) {
+  if (finished_) return progress();
+  bytes_seen_ += chunk.size();
+  scanner_.feed(reinterpret_cast<const unsigned char*>(chunk.data()), chunk.size());
+  return progress();
+}
+
+// Every byte of a pickle stream is looked at, up to its last pickle; after that (a legacy
+// stream's storages, or a stream that broke) the rest is only counted.
+std::uint64_t PickleValidator::bytes_wanted() const {
+  if (finished_ || scanner_.counting() || scanner_.stopped()) return 0;
+  return 1 << 20;
+}
+
+Progress PickleValidator::skip(std::uint64_t count) {
+  assert(bytes_wanted() == 0 && "skip() only past the bytes the validator looks at");
+  if (bytes_wanted() != 0 || finished_) return progress();
+  bytes_seen_ += count;
+  scanner_.skip(count);
+  return progress();
+}
+
+Progress PickleValidator::progress() const {
+  if (scanner_.aborted()) return Progress::aborted;
+  if (findings_.has_errors()) return Progress::invalid;
+  return Progress::need_more;
+}
+
+Report PickleValidator::report() const {
+  Report r;
+  r.format = Format::pickle;
+  r.findings = findings_.items();
+  r.findings_dropped = findings_.dropped();
+  r.bytes_seen = bytes_seen_;
+  r.aborted = scanner_.aborted();
+  r.valid = !findings_.has_errors() && !r.aborted;
+  r.pickle = scanner_.summary();
+  return r;
+}
+
+Report PickleValidator::snapshot() const { return report(); }
+
+Report PickleValidator::finish() {
+  if (!finished_) {
+    scanner_.finish();
+    finished_ = true;
+  }
+  return report();
+}
+
+}  // namespace detail::pickle
+
+std::unique_ptr<Validator> make_pickle_validator(const Limits& limits, MemoryBudget* budget) {
+  return std::make_unique<detail::pickle::PickleValidator>(limits, budget);
+}
+
+Report validate_pickle(std::string_view bytes, const Limits& limits) {
+  auto v = make_pickle_validator(limits);
+  v->set_total_size(bytes.size());
+  v->feed(bytes);
+  return v->finish();
+}
+
+}  // namespace tensorgate

@@ -1,0 +1,122 @@
+// The summaries of zips, .npy files, LFS pointers and unknown content, and the dispatch for
+// every kind beyond safetensors and GGUF.
+#include "report/kinds_json.hpp"
+
+namespace tensorgate::detail {
+namespace {
+
+void write_shape(JsonWriter& w, const std::vector<std::uint64_t>& shape) {
+  w.begin_array();
+  for (const std::uint64_t d : shape) w.number(d);
+  w.end_array();
+}
+
+}  // namespace
+
+void write_npy_summary(JsonWriter& w, const NpySummary& s, const ReportOptions& options) {
+  w.begin_object();
+  w.field("kind", "npy");
+  w.field("version", std::to_string(s.major) + "." + std::to_string(s.minor));
+  w.field("descr", s.descr);
+  w.field("fortran_order", s.fortran_order);
+  w.key("shape");
+  write_shape(w, s.shape);
+  w.field("header_length", s.header_length);
+  w.field("data_offset", s.data_offset);
+  w.field("data_bytes", s.data_bytes);
+  w.key("item_size");
+  if (s.item_size) w.number(*s.item_size); else w.null();
+  w.field("object", s.object);
+  w.key("pickle");
+  if (s.pickle) write_pickle_summary(w, *s.pickle, options); else w.null();
+  w.end_object();
+}
+
+void write_zip_summary(JsonWriter& w, const ZipSummary& s, const ReportOptions& options) {
+  w.begin_object();
+  w.field("kind", "zip");
+  w.field("entries", s.entries);
+  w.field("zip64", s.zip64);
+  w.field("central_directory_offset", s.central_directory_offset);
+  w.key("entry_list");
+  w.begin_array();
+  for (const ZipEntryInfo& e : s.entry_list) {
+    w.begin_object();
+    w.field("name", e.name);
+    w.field("method", e.method == 8 ? "deflate" : e.method == 0 ? "stored" : "other");
+    w.field("offset", e.offset);
+    w.field("compressed", e.compressed);
+    w.field("uncompressed", e.uncompressed);
+    w.field("content", e.content);
+    w.end_object();
+  }
+  w.end_array();
+  w.field("entries_not_listed", s.entries_not_listed);
+  w.key("pytorch");
+  if (s.pytorch_archive) {
+    w.begin_object();
+    w.field("archive", *s.pytorch_archive);
+    w.key("data_pkl_valid");
+    if (s.data_pkl_valid) w.boolean(*s.data_pkl_valid); else w.null();
+    w.key("storages");
+    w.begin_array();
+    for (const ZipStorage& st : s.storages) {
+      w.begin_object();
+      w.field("key", st.key);
+      w.field("entry", st.entry);
+      w.field("bytes", st.bytes);
+      w.field("dtype", st.dtype);
+      w.field("numel", st.numel);
+      w.end_object();
+    }
+    w.end_array();
+    w.field("storages_not_listed", s.storages_not_listed);
+    w.end_object();
+  } else {
+    w.null();
+  }
+  w.key("pickles");
+  w.begin_array();
+  for (const ZipPickle& p : s.pickles) {
+    w.begin_object();
+    w.field("entry", p.entry);
+    w.field("valid", p.valid);
+    w.key("summary");
+    write_pickle_summary(w, p.summary, options);
+    w.end_object();
+  }
+  w.end_array();
+  w.field("pickles_not_listed", s.pickles_not_listed);
+  w.key("arrays");
+  w.begin_array();
+  for (const NpySummary& a : s.arrays) write_npy_summary(w, a, options);
+  w.end_array();
+  w.end_object();
+}
+
+bool write_kind_summary(JsonWriter& w, const Report& r, const ReportOptions& options) {
+  if (r.pickle) {
+    write_pickle_summary(w, *r.pickle, options);
+  } else if (r.zip) {
+    write_zip_summary(w, *r.zip, options);
+  } else if (r.npy) {
+    write_npy_summary(w, *r.npy, options);
+  } else if (r.lfs_pointer) {
+    w.begin_object();
+    w.field("kind", "lfs-pointer");
+    w.field("oid", r.lfs_pointer->oid);
+    w.key("size");
+    if (r.lfs_pointer->size) w.number(*r.lfs_pointer->size); else w.null();
+    w.end_object();
+  } else if (r.looks_like) {
+    w.begin_object();
+    w.field("kind", r.format == Format::empty ? "empty" : "unknown");
+    w.field("looks_like", *r.looks_like);
+    w.end_object();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace tensorgate::detail

@@ -1,0 +1,81 @@
+// The pickle summary as JSON: the protocol, the pickles and opcodes scanned, every global with
+// its verdict and counts, and a state dict's tensors and storages (the tensors left out with
+// --no-tensors, as a safetensors inventory is).
+#include "report/kinds_json.hpp"
+
+namespace tensorgate::detail {
+namespace {
+
+void write_shape(JsonWriter& w, const std::vector<std::uint64_t>& shape) {
+  w.begin_array();
+  for (const std::uint64_t d : shape) w.number(d);
+  w.end_array();
+}
+
+}  // namespace
+
+void write_pickle_summary(JsonWriter& w, const PickleSummary& s, const ReportOptions& options) {
+  w.begin_object();
+  w.field("kind", "pickle");
+  w.field("protocol", s.protocol);
+  w.field("pickles", s.pickles);
+  w.field("opcodes", s.opcodes);
+  w.field("legacy_torch", s.legacy_torch);
+  w.field("trailing_bytes", s.trailing_bytes);
+  w.key("globals");
+  w.begin_array();
+  for (const PickleGlobal& g : s.globals) {
+    w.begin_object();
+    w.field("module", g.module);
+    w.field("name", g.name);
+    w.field("verdict", global_verdict_name(g.verdict));
+    w.field("reason", g.reason);
+    w.field("imports", g.imports);
+    w.field("calls", g.calls);
+    w.end_object();
+  }
+  w.end_array();
+  w.field("globals_dropped", s.globals_dropped);
+  std::uint64_t parameters = 0, bytes = 0;
+  for (const PickleTensor& t : s.tensors) {
+    parameters += t.parameters;
+    bytes += t.bytes;
+  }
+  w.field("tensor_count", static_cast<std::uint64_t>(s.tensors.size()) + s.tensors_dropped);
+  w.field("parameters", parameters);
+  w.field("bytes", bytes);
+  if (options.include_tensors) {
+    w.key("tensors");
+    w.begin_array();
+    for (const PickleTensor& t : s.tensors) {
+      w.begin_object();
+      w.field("name", t.name);
+      w.field("dtype", t.dtype);
+      w.key("shape");
+      write_shape(w, t.shape);
+      w.field("parameters", t.parameters);
+      w.field("bytes", t.bytes);
+      w.field("storage", t.storage);
+      w.field("storage_offset", t.storage_offset);
+      w.end_object();
+    }
+    w.end_array();
+    w.field("tensors_dropped", s.tensors_dropped);
+  }
+  w.key("storages");
+  w.begin_array();
+  for (const PickleStorage& st : s.storages) {
+    w.begin_object();
+    w.field("key", st.key);
+    w.field("dtype", st.dtype);
+    w.field("numel", st.numel);
+    w.field("location", st.location);
+    w.field("bytes", st.bytes);
+    w.end_object();
+  }
+  w.end_array();
+  w.field("storages_dropped", s.storages_dropped);
+  w.end_object();
+}
+
+}  // namespace tensorgate::detail

@@ -1,0 +1,61 @@
+#pragma once
+// What an entry's (uncompressed) bytes are, and the scanner that reads them: every *.pkl (and
+// *.pickle) entry, and any entry that is a pickle by content, goes through the pickle scanner;
+// a .npy array (an .npz's entries) through the .npy scanner; anything else is data, counted.
+// "A pickle by content": PROTO 2-5, then, within the first 512 bytes, a STOP or 16 opcodes
+// without a fault (tensor data fails this within a few bytes). The CRC-32 is computed for the
+// entries read as pickles or arrays and for deflated entries (never for raw tensor storages).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/printable.hpp"
+#include "npy/scanner.hpp"
+#include "pickle/scanner.hpp"
+
+namespace tensorgate::detail::zip {
+
+enum class Content : std::uint8_t { undecided, pickle, npy, data };
+
+inline constexpr std::size_t kProbeBytes = 512;
+
+class EntryContent {
+ public:
+  EntryContent(const Limits& limits, FindingList& findings, MemoryBudget* budget);
+  ~EntryContent();
+
+  // A new entry. `base`: the file offset of its first data byte when `exact` (stored), or of
+  // its local header (deflated: the offsets of its bytes are in the decompressed stream).
+  void start(std::string_view name, std::uint64_t base, bool exact, bool crc_wanted);
+  void feed(const unsigned char* p, std::size_t n);
+  void finish();  // the entry's data has ended
+
+  Content content() const { return content_; }
+  bool crc_computed() const { return crc_on_; }
+  std::uint32_t crc() const { return crc_; }
+  std::uint64_t size() const { return size_; }
+  bool pickle_valid() const { return pickle_errors_ == 0; }
+  std::optional<PickleSummary> pickle_summary() const;
+  std::optional<NpySummary> npy_summary() const;
+  std::optional<Aborted> aborted() const;
+
+ private:
+  void decide(bool at_end);
+  void begin(Content c);
+
+  Limits limits_;
+  FindingList& findings_;
+  MemoryBudget* budget_;
+  pickle::ScanSite site_;
+  Content content_ = Content::undecided;
+  std::string head_;  // the first bytes, while undecided
+  bool crc_on_ = false, crc_wanted_ = false;
+  std::uint32_t crc_ = 0;
+  std::uint64_t size_ = 0;
+  std::uint64_t errors_before_ = 0, pickle_errors_ = 0;
+  std::unique_ptr<pickle::Scanner> pickle_;
+  std::unique_ptr<npy::NpyScanner> npy_;
+};
+
+}  // namespace tensorgate::detail::zip

@@ -1,0 +1,143 @@
+// The central directory, which loaders read, against the local headers the walk streamed
+// (ZP.central-mismatch, ZP.central-missing, ZP.duplicate-name, ZP.encrypted in the central
+// directory), and the end records (ZP.end-record).
+#include <string>
+
+#include "common/printable.hpp"
+#include "zip/records.hpp"
+#include "zip/walker.hpp"
+
+namespace tensorgate::detail::zip {
+namespace {
+
+std::string hex32(std::uint32_t v) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string s = "0x";
+  for (int i = 7; i >= 0; --i) s += kHex[(v >> (4 * i)) & 15];
+  return s;
+}
+
+}  // namespace
+
+void ZipWalker::on_central() {
+  const auto* b = reinterpret_cast<const unsigned char*>(buf_.data());
+  const std::uint16_t flags = le16(b + 4), method = le16(b + 6), n = le16(b + 24), e = le16(b + 26), c = le16(b + 28);
+  const std::uint32_t crc = le32(b + 12);
+  std::uint64_t csize = le32(b + 16), usize = le32(b + 20), offset = le32(b + 38), disk = le16(b + 30);
+  const std::string_view name = std::string_view(buf_).substr(42, n);
+  const std::string_view extra = std::string_view(buf_).substr(42 + n, e);
+  ++central_records_;
+  central_bytes_ += 46 + static_cast<std::uint64_t>(n) + e + c;
+  // The zip64 extra field: the 64-bit values of the saturated fields, in this order.
+  const auto* x = reinterpret_cast<const unsigned char*>(extra.data());
+  for (std::size_t i = 0; i + 4 <= extra.size();) {
+    const std::uint16_t id = le16(x + i), size = le16(x + i + 2);
+    if (size > extra.size() - i - 4)
+      return malformed(Rule::zp_record, "the extra field of the central-directory record at byte " +
+                                            std::to_string(rec_pos_) + " overruns its record", rec_pos_);
+    if (id == kZip64ExtraId) {
+      zip64_ = true;
+      std::size_t k = i + 4;
+      const std::size_t end = k + size;
+      for (std::uint64_t* field : {&usize, &csize, &offset}) {
+        if (*field != kSaturated32) continue;
+        if (end - k < 8)
+          return malformed(Rule::zp_record, "the zip64 extra field at byte " + std::to_string(rec_pos_) +
+                                                " lacks a value its record defers to it", rec_pos_);
+        *field = le64(x + k);
+        k += 8;
+      }
+      if (disk == kSaturated16 && end - k >= 4) disk = le32(x + k);
+    }
+    i += 4 + size;
+  }
+  if (!charge(n + 48)) return;
+  if (disk != 0) add(Rule::zp_record, quoted(name, 80) + " is on disk " + std::to_string(disk) + ": split archives are not read", rec_pos_);
+  if (flags & (kEncrypted | kStrongEncryption | kCentralEncrypted))
+    add(Rule::zp_encrypted, "the central directory marks " + quoted(name, 80) + " encrypted (PyTorch refuses it)", rec_pos_);
+  if (!central_names_.emplace(name).second)
+    add(Rule::zp_duplicate_name, "two entries are named " + quoted(name, 80) + ": which one a loader takes depends on the loader",
+        rec_pos_);
+  const auto it = local_at_.find(offset);
+  if (it == local_at_.end()) {
+    check_name(name, rec_pos_, "the central directory");
+    return add(Rule::zp_central_missing, "the central directory lists " + quoted(name, 80) + " at byte " + std::to_string(offset) +
+                                             ", where the walk read no local header: loaders read an entry no scanner saw",
+               rec_pos_);
+  }
+  LocalEntry& l = locals_[it->second];
+  l.listed = true;
+  std::string diff;
+  const auto note = [&](std::string what) { diff += (diff.empty() ? "" : ", ") + what; };
+  if (name_of(l) != name) {
+    check_name(name, rec_pos_, "the central directory");
+    note("name " + quoted(name, 80) + " (local " + quoted(name_of(l), 80) + ")");
+  }
+  if (method != l.method) note("method " + std::to_string(method) + " (local " + std::to_string(l.method) + ")");
+  if (csize != l.compressed) note("compressed size " + std::to_string(csize) + " (local " + std::to_string(l.compressed) + ")");
+  if (usize != l.uncompressed) note("size " + std::to_string(usize) + " (local " + std::to_string(l.uncompressed) + ")");
+  if (crc != l.crc) note("CRC-32 " + hex32(crc) + " (local " + hex32(l.crc) + ")");
+  if ((flags & kEncrypted) != (l.flags & kEncrypted)) note("the encrypted flag");
+  if (!diff.empty())
+    add(Rule::zp_central_mismatch, "the central directory's entry for the local header at byte " + std::to_string(offset) +
+                                       " differs: " + diff,
+        rec_pos_);
+  if (usize > limits_.zip.max_entry_bytes && l.uncompressed <= limits_.zip.max_entry_bytes) {
+    add(Rule::zp_entry_too_large, "the central directory records " + std::to_string(usize) + " uncompressed bytes for " +
+                                      quoted(name, 80) + ", above " + std::to_string(limits_.zip.max_entry_bytes),
+        rec_pos_);
+  }
+}
+
+void ZipWalker::on_zip64_end() {
+  const auto* b = reinterpret_cast<const unsigned char*>(buf_.data());
+  zip64_ = true;
+  zip64_end_at_ = rec_pos_;
+  if (!in_central_) central_start_ = rec_pos_;
+  if (le32(b + 12) != 0 || le32(b + 16) != 0) add(Rule::zp_end_record, "the zip64 end record names another disk", rec_pos_);
+  zip64_counts_ = EndCounts{le64(b + 28), le64(b + 36), le64(b + 44)};
+}
+
+void ZipWalker::on_zip64_locator() {
+  const auto* b = reinterpret_cast<const unsigned char*>(buf_.data());
+  if (!zip64_end_at_ || le64(b + 4) != *zip64_end_at_)
+    add(Rule::zp_end_record, "the zip64 end locator points at byte " + std::to_string(le64(b + 4)) +
+                                 (zip64_end_at_ ? ", the zip64 end record is at " + std::to_string(*zip64_end_at_)
+                                                : ", and there is no zip64 end record"),
+        rec_pos_);
+}
+
+void ZipWalker::on_end() {
+  const auto* b = reinterpret_cast<const unsigned char*>(buf_.data());
+  if (!in_central_ && !zip64_end_at_) central_start_ = rec_pos_;
+  const std::uint64_t disk = le16(b), cd_disk = le16(b + 2);
+  std::uint64_t entries = le16(b + 6), cd_size = le32(b + 8), cd_offset = le32(b + 12);
+  const bool saturated = entries == kSaturated16 || cd_size == kSaturated32 || cd_offset == kSaturated32;
+  if (saturated && !zip64_counts_) {
+    add(Rule::zp_end_record, "the end record defers to a zip64 end record, and there is none", rec_pos_);
+  } else if (zip64_counts_) {
+    if (entries == kSaturated16) entries = zip64_counts_->entries;
+    if (cd_size == kSaturated32) cd_size = zip64_counts_->cd_size;
+    if (cd_offset == kSaturated32) cd_offset = zip64_counts_->cd_offset;
+  }
+  std::string diff;
+  const auto check = [&](std::string_view what, std::uint64_t said, std::uint64_t found) {
+    if (said != found) diff += (diff.empty() ? "" : ", ") + std::string(what) + " " + std::to_string(said) + " (found " + std::to_string(found) + ")";
+  };
+  if (disk != 0 || cd_disk != 0) diff = "another disk";
+  check("entries", entries, central_records_);
+  check("central directory size", cd_size, central_bytes_);
+  check("central directory offset", cd_offset, central_start_);
+  if (zip64_counts_) {
+    check("zip64 entries", zip64_counts_->entries, central_records_);
+    check("zip64 central directory size", zip64_counts_->cd_size, central_bytes_);
+    check("zip64 central directory offset", zip64_counts_->cd_offset, central_start_);
+  }
+  if (!diff.empty()) add(Rule::zp_end_record, "the end record says " + diff, rec_pos_);
+  end_at_ = rec_pos_;
+  comment_end_ = pos_;
+  ended_ = true;
+  state_ = St::after_end;
+}
+
+}  // namespace tensorgate::detail::zip

@@ -1,0 +1,141 @@
+// The end of the input: truncation (ZP.truncated), local headers the central directory does
+// not list (ZP.central-missing), the PyTorch archive's shape (ZP.ambiguous-archive), and the
+// summary.
+#include <string>
+
+#include "common/printable.hpp"
+#include "zip/walker.hpp"
+
+namespace tensorgate {
+namespace detail::zip {
+namespace {
+
+constexpr std::size_t kListedEntries = 4096;
+
+std::string_view record_name(int rec) {
+  static constexpr std::string_view kNames[] = {"a local header", "a central-directory record", "the zip64 end record",
+                                                "the zip64 end locator", "the end record", "a digital signature record"};
+  return kNames[rec];
+}
+
+}  // namespace
+
+// <folder>/data.pkl (or data.pkl at the root, which no writer makes but a loader may read).
+void ZipWalker::note_data_pkl(const LocalEntry& e) {
+  const std::string_view name = name_of(e);
+  const std::size_t slash = name.find('/');
+  const bool top = name == "data.pkl" || (slash != std::string_view::npos && name.substr(slash + 1) == "data.pkl");
+  if (!top) return;
+  ++data_pkls_;
+  if (archive_ || slash == std::string_view::npos) return;
+  archive_ = std::string(name.substr(0, slash));
+  data_pkl_valid_ = content_.pickle_valid();
+  data_pkl_ = content_.pickle_summary();
+  for (const PickleStorage& s : data_pkl_->storages) storage_bytes_.emplace(s.key, s.bytes);
+}
+
+void ZipWalker::check_pytorch_archive() {
+  if (data_pkls_ > 1)
+    add(Rule::zp_ambiguous_archive, std::to_string(data_pkls_) + " entries are named data.pkl: two loaders can read two pickles", 0);
+  if (!archive_) return;
+  const std::string prefix = *archive_ + "/";
+  std::uint64_t outside = 0;
+  const LocalEntry* first = nullptr;
+  for (const LocalEntry& e : locals_) {
+    if (name_of(e).starts_with(prefix)) continue;
+    if (!first) first = &e;
+    ++outside;
+  }
+  if (first)
+    add(Rule::zp_ambiguous_archive, std::to_string(outside) + " entries lie outside the archive folder " + quoted(*archive_, 80) +
+                                        ", the first " + quoted(name_of(*first), 80) + ": PyTorch takes the folder of the first entry",
+        first->offset);
+}
+
+void ZipWalker::add_end_of_input_findings() {
+  if (state_ == St::stopped) return;
+  if (state_ == St::signature && sig_have_ == 0 && !ended_) {
+    add(Rule::zp_truncated, "the input ends at byte " + std::to_string(pos_) + " without an end-of-central-directory record", pos_);
+  } else if (state_ == St::signature && sig_have_ > 0) {
+    add(Rule::zp_truncated, "the input ends inside a record signature at byte " + std::to_string(rec_pos_), rec_pos_);
+  } else if (state_ == St::record) {
+    add(Rule::zp_truncated, "the input ends inside " + std::string(record_name(static_cast<int>(rec_))) + " at byte " +
+                                std::to_string(rec_pos_),
+        rec_pos_);
+  } else if (state_ == St::data || state_ == St::descriptor) {
+    add(mode_ == Mode::search ? Rule::zp_descriptor : Rule::zp_truncated,
+        "the input ends inside the data of " + quoted(name_of(cur_), 80) + " (local header at byte " +
+            std::to_string(cur_.offset) + ")" +
+            (mode_ == Mode::search ? ": no data descriptor records the bytes since it began" : ""),
+        cur_.offset);
+  }
+  if (!ended_) return;
+  for (const LocalEntry& e : locals_) {
+    if (e.listed) continue;
+    add(Rule::zp_central_missing, quoted(name_of(e), 80) + " (local header at byte " + std::to_string(e.offset) +
+                                      ") is in no central-directory entry: loaders do not read what scanners see",
+        e.offset);
+  }
+  check_pytorch_archive();
+}
+
+ZipSummary ZipWalker::summary() const {
+  ZipSummary s;
+  s.entries = central_records_;
+  s.zip64 = zip64_;
+  s.central_directory_offset = central_start_;
+  for (const LocalEntry& e : locals_) {
+    if (s.entry_list.size() >= kListedEntries) {
+      ++s.entries_not_listed;
+      continue;
+    }
+    s.entry_list.push_back(ZipEntryInfo{std::string(name_of(e).substr(0, 512)), e.method, e.offset, e.compressed, e.uncompressed,
+                                        e.content == Content::pickle ? "pickle" : e.content == Content::npy ? "npy" : "data"});
+  }
+  s.pickles = pickles_;
+  s.pickles_not_listed = pickles_not_listed_;
+  s.arrays = arrays_;
+  s.pytorch_archive = archive_;
+  s.data_pkl_valid = data_pkl_valid_;
+  if (archive_) {
+    const std::string prefix = *archive_ + "/data/";
+    boost::unordered_flat_map<std::string, std::size_t, NameHash, std::equal_to<>> by_key;
+    for (const LocalEntry& e : locals_) {
+      const std::string_view name = name_of(e);
+      if (!name.starts_with(prefix)) continue;
+      if (s.storages.size() >= limits_.pickle.max_storages) {
+        ++s.storages_not_listed;
+        continue;
+      }
+      by_key.emplace(std::string(name.substr(prefix.size())), s.storages.size());
+      s.storages.push_back(ZipStorage{std::string(name.substr(prefix.size(), 512)), std::string(name.substr(0, 512)),
+                                      e.uncompressed, "", 0});
+    }
+    if (data_pkl_) {
+      for (const PickleStorage& p : data_pkl_->storages) {
+        const auto it = by_key.find(p.key);
+        if (it != by_key.end()) {
+          s.storages[it->second].dtype = p.dtype;
+          s.storages[it->second].numel = p.numel;
+        } else if (s.storages.size() < limits_.pickle.max_storages) {
+          s.storages.push_back(ZipStorage{p.key, "", 0, p.dtype, p.numel});
+        } else {
+          ++s.storages_not_listed;
+        }
+      }
+    }
+  }
+  return s;
+}
+
+}  // namespace detail::zip
+
+const PickleSummary* pytorch_state(const ZipSummary& zip) {
+  if (!zip.pytorch_archive) return nullptr;
+  const std::string name = *zip.pytorch_archive + "/data.pkl";
+  for (const ZipPickle& p : zip.pickles)
+    if (p.entry == name) return &p.summary;
+  return nullptr;
+}
+
+}  // namespace tensorgate

@@ -1,0 +1,17 @@
+// The zip walker (core/src/zip) over any bytes, with the pickle and .npy scanners behind it for
+// the entries: the input's first bytes choose chunk boundaries (fuzz_support.hpp, Split), the
+// rest is the archive. The report invariants hold, and whole, cut, with the total size
+// announced and with the counted data skipped, the report is the same.
+#include <cstdint>
+
+#include "fuzz_support.hpp"
+#include "tensorgate/zip.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const tgfuzz::Split s = tgfuzz::split_of(tgfuzz::as_text(data, size));
+  const tensorgate::Report report = tensorgate::validate_zip(s.file);
+  tgfuzz::check_report_invariants(report);
+  tgfuzz::require(report.format == tensorgate::Format::zip, "zip-format");
+  tgfuzz::check_chunking([] { return tensorgate::make_zip_validator(); }, s);
+  return 0;
+}

@@ -1,0 +1,218 @@
+// Content decides the kind (FK): every format by its first bytes whatever the name, Git LFS
+// pointers, empty files, unknown content (and what it looks like), the extension warning, the
+// polyglot marks; the published bypasses that lean on names; every split.
+#include <gtest/gtest.h>
+
+#include "chunked.hpp"
+#include "gguf_builder.hpp"
+#include "pickle_builder.hpp"
+#include "st_builder.hpp"
+#include "stream_check.hpp"
+#include "tensorgate/detect.hpp"
+#include "zip_builder.hpp"
+
+namespace {
+
+using namespace tgtest;
+using tensorgate::Format;
+
+const std::string kSafetensors = st_file(R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", zeros(4));
+const std::string kEvilPickle = PickleBuilder().proto(2).call("os", "system", "id").stop().bytes();
+const std::string kLfs =
+    "version https://git-lfs.github.com/spec/v1\n"
+    "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
+    "size 1340000000\n";
+
+TEST(KindDetect, EachFormatByItsContent) {
+  struct Case {
+    std::string bytes;
+    Format format;
+  };
+  const std::vector<Case> cases = {
+      {kSafetensors, Format::safetensors},
+      {gguf_minimal(), Format::gguf},
+      {torch_archive({{"w", "FloatStorage", {2}}}), Format::zip},
+      {build_zip({}), Format::zip},
+      {npy_file("<f4", {2}, zeros(8)), Format::npy},
+      {state_dict_pickle({{"w", "FloatStorage", {2}}}), Format::pickle},
+      {legacy_torch_stream({{"w", "FloatStorage", {2}}}), Format::pickle},
+      {"cos\nsystem\n(S'id'\ntR.", Format::pickle},
+      {PickleBuilder().op('N').stop().bytes(), Format::pickle},
+      {kLfs, Format::lfs_pointer},
+      {"", Format::empty},
+      {"<!DOCTYPE html><html><body>Not Found</body></html>", Format::unknown},
+  };
+  for (const Case& c : cases) {
+    const auto r = check_detected("model.bin", c.bytes);
+    EXPECT_EQ(r.format, c.format) << c.bytes.substr(0, 20);
+    EXPECT_EQ(tensorgate::detect_kind(c.bytes).format, c.format) << c.bytes.substr(0, 20);
+  }
+}
+
+TEST(KindDetect, ASafetensorsLengthThatLooksLikeAPickleProto) {
+  // N = 0x...0280 begins with the bytes of PROTO 2: the '{' after it says safetensors.
+  std::string header = R"({"w":{"dtype":"U8","shape":[1],"data_offsets":[0,1]}})";
+  header.resize(640, ' ');
+  const std::string file = st_file_n(640, header, zeros(1));
+  ASSERT_EQ(file.substr(0, 2), "\x80\x02");
+  const auto r = check_detected("model.safetensors", file);
+  EXPECT_EQ(r.format, Format::safetensors);
+  EXPECT_TRUE(r.valid);
+}
+
+TEST(KindDetect, APickleTruncatedInsideAnAnnouncedLengthIsAPickle) {
+  // PROTO 4, FRAME of 2^63 bytes: the first eight bytes also read as a small safetensors length.
+  const std::string file = std::string("\x80\x04\x95\x00\x00\x00\x00\x00\x00\x00\x80", 11);
+  const auto r = check_detected("model.pkl", file);
+  EXPECT_EQ(r.format, Format::pickle);
+  EXPECT_EQ(errors_of(r), "PK.argument");  // a frame of 2^63 bytes
+  const auto binbytes8 = check_detected("model.pkl", std::string("\x80\x04\x8e\x00\x00\x00\x00\x00\x00\x00\x40", 11) + "abc");
+  EXPECT_EQ(binbytes8.format, Format::pickle);
+  EXPECT_EQ(errors_of(binbytes8), "PK.truncated");
+}
+
+TEST(KindDetect, BrokenSafetensorsStaysSafetensors) {
+  EXPECT_EQ(check_detected("m.safetensors", st_file("[1,2]")).format, Format::safetensors);
+  EXPECT_EQ(errors_of(check_detected("m.safetensors", st_file_n(100'000'001, "{}"))), "ST1.header-too-large");
+  EXPECT_EQ(errors_of(check_detected("m.safetensors", std::string("\x08\0\0\0", 4))), "ST1.too-short");
+}
+
+TEST(KindDetect, LfsPointer) {
+  const auto r = check_detected("model.safetensors", kLfs);
+  EXPECT_EQ(errors_of(r), "FK.lfs-pointer");
+  EXPECT_EQ(r.format, Format::lfs_pointer);
+  const std::string m = message_of(r, "FK.lfs-pointer");
+  EXPECT_NE(m.find("sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393"), std::string::npos) << m;
+  EXPECT_NE(m.find("1,340,000,000 bytes"), std::string::npos) << m;
+  ASSERT_TRUE(r.lfs_pointer);
+  EXPECT_EQ(r.lfs_pointer->size, 1'340'000'000u);
+  EXPECT_EQ(r.lfs_pointer->oid.substr(0, 7), "sha256:");
+  // Not an LFS pointer: a text file that only mentions one.
+  EXPECT_EQ(check_detected("notes.txt", "see version https://git-lfs.github.com/spec/v1\n").format, Format::unknown);
+}
+
+TEST(KindDetect, Empty) {
+  const auto r = check_detected("pytorch_model.bin", "");
+  EXPECT_EQ(errors_of(r), "FK.empty");
+  EXPECT_EQ(r.format, Format::empty);
+}
+
+TEST(KindDetect, UnknownSaysWhatItLooksLike) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"<!DOCTYPE html>\n<html><head><title>404</title></head></html>", "an HTML page"},
+      {"  <html>\n<body>Access denied</body></html>", "an HTML page"},
+      {"{\"error\": \"not found\"}", "JSON text"},
+      {"Hello, this is a README.\nSecond line.\n", "text beginning \"Hello, this is a README.\""},
+      {"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", "gzip-compressed data"},
+      {std::string("\xde\xad\xbe\xef\x01\x02\x03\x04\x05\x06", 10), "binary data"},
+  };
+  for (const auto& [bytes, what] : cases) {
+    const auto r = check_detected("model.safetensors", bytes);
+    EXPECT_EQ(errors_of(r), "FK.unknown") << what;
+    EXPECT_NE(message_of(r, "FK.unknown").find(what), std::string::npos) << message_of(r, "FK.unknown");
+    EXPECT_EQ(r.looks_like.value_or("").find(what), 0u) << what;
+  }
+}
+
+TEST(KindDetect, ExtensionNamesAnotherKind) {
+  auto r = check_detected("weights.safetensors", state_dict_pickle({{"w", "FloatStorage", {2}}}));
+  EXPECT_EQ(r.format, Format::pickle);
+  EXPECT_EQ(warnings_of(r), "FK.extension");
+  EXPECT_TRUE(r.valid);
+  EXPECT_NE(message_of(r, "FK.extension").find(".safetensors"), std::string::npos);
+  // .bin, .pt, .pth and .ckpt are torch.save's, either zip or pickle: no warning for either.
+  for (const std::string name : {"pytorch_model.bin", "model.pt", "x.pth", "last.ckpt"}) {
+    EXPECT_EQ(warnings_of(check_detected(name, state_dict_pickle({}))), "") << name;
+    EXPECT_EQ(warnings_of(check_detected(name, torch_archive({}))), "") << name;
+  }
+  EXPECT_EQ(warnings_of(check_detected("model.npz", torch_archive({}))), "");
+  EXPECT_EQ(warnings_of(check_detected("model.pkl", torch_archive({}))), "FK.extension");
+  EXPECT_EQ(warnings_of(check_detected("MODEL.SAFETENSORS", kSafetensors)), "");
+  EXPECT_EQ(warnings_of(check_detected("no-extension", kSafetensors)), "");
+}
+
+TEST(KindDetect, PlainPickleNamedLikeAZipCheckpoint) {  // CVE-2025-10155
+  const auto r = check_detected("pytorch_model.bin", kEvilPickle);
+  EXPECT_EQ(r.format, Format::pickle);
+  EXPECT_EQ(errors_of(r), "PK.dangerous-global");
+}
+
+TEST(KindDetect, PickleWithNoUsualExtension) {  // CVE-2025-1889
+  for (const std::string name : {"model.data", "weights", "checkpoint.tar", ""})
+    EXPECT_EQ(errors_of(check_detected(name, kEvilPickle)), "PK.dangerous-global") << name;
+}
+
+TEST(KindDetect, PolyglotZipAtTheEnd) {
+  // A zip hidden as the last tensor's bytes: zip readers take the file for an archive.
+  const std::string zip = torch_archive({}, "archive", kEvilPickle);
+  const std::string file = st_file(R"({"w":{"dtype":"U8","shape":[)" + std::to_string(zip.size()) +
+                                       R"(],"data_offsets":[0,)" + std::to_string(zip.size()) + "]}}",
+                                   zip);
+  const auto r = check_detected("model.safetensors", file);
+  EXPECT_EQ(r.format, Format::safetensors);
+  EXPECT_EQ(errors_of(r), "FK.polyglot");
+  EXPECT_FALSE(r.canonical);
+  EXPECT_EQ(r.findings.back().offset, file.size() - 22);
+  // A pickle with a zip after its STOP, and a GGUF with one as its data.
+  EXPECT_TRUE(check_detected("x.pkl", PickleBuilder().op('N').stop().bytes() + zip).has("FK.polyglot"));
+  EXPECT_EQ(errors_of(check_detected("x.gguf", gguf_minimal() + zip)).find("FK.polyglot") != std::string::npos, true);
+  // A zip itself is no polyglot; nor is data that merely holds the signature somewhere.
+  EXPECT_EQ(errors_of(check_detected("a.zip", zip)).find("FK.polyglot"), std::string::npos);
+  const std::string sig_in_data = st_file(R"({"w":{"dtype":"U8","shape":[30],"data_offsets":[0,30]}})",
+                                          std::string("PK\x05\x06", 4) + std::string(26, '\x01'));
+  EXPECT_EQ(errors_of(check_detected("m.safetensors", sig_in_data)), "");
+}
+
+TEST(KindDetect, PolyglotPickleAtTheBeginning) {
+  // A zip whose first local header's name runs on into pickle opcodes that import a global.
+  // (Bit 3 keeps the CRC and sizes zero: the header's bytes are ASCII up to the name's newline.)
+  std::string zip = build_zip({{"x\ncos\nsystem\n(S'id'\ntR.", "data", false, true, true, false, 0}});
+  const auto r = check_detected("model.zip", zip);
+  EXPECT_EQ(r.format, Format::zip);
+  EXPECT_TRUE(r.has("FK.polyglot"));
+  EXPECT_NE(message_of(r, "FK.polyglot").find("os.system"), std::string::npos);
+  EXPECT_FALSE(check_detected("model.zip", build_zip({{"x\nfoo", "data"}})).has("FK.polyglot"));
+}
+
+TEST(KindDetect, TheTailIsReadWhenTheDataIsSkipped) {
+  const std::string zip = build_zip({{"a", "b"}});
+  const std::string file = st_file(R"({"w":{"dtype":"U8","shape":[)" + std::to_string(200000 + zip.size()) +
+                                       R"(],"data_offsets":[0,)" + std::to_string(200000 + zip.size()) + "]}}",
+                                   std::string(200000, '\0') + zip);
+  auto v = tensorgate::make_validator(tensorgate::FormatChoice::auto_detect, "m.safetensors");
+  v->set_total_size(file.size());
+  std::size_t at = 0;
+  while (v->bytes_wanted() > 0) {
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(v->bytes_wanted(), file.size() - at));
+    v->feed(std::string_view(file).substr(at, n));
+    at += n;
+  }
+  EXPECT_LE(at, tensorgate::kDetectPrefix);
+  EXPECT_EQ(v->tail_wanted(), 65557u);
+  v->skip(file.size() - at - 65557);
+  v->feed(std::string_view(file).substr(file.size() - 65557));
+  EXPECT_EQ(errors_of(v->finish()), "FK.polyglot");
+}
+
+TEST(KindDetect, EverySplitOfTheFirstBytes) {
+  const std::vector<std::pair<std::string, std::string>> inputs = {
+      {"model.safetensors", kSafetensors}, {"m.gguf", gguf_minimal()}, {"a.pt", torch_archive({})},
+      {"a.pkl", kEvilPickle},              {"m.safetensors", kLfs},    {"x", "<html>oops</html>"},
+      {"m.npy", npy_file("|u1", {3}, "abc")}};
+  for (const auto& [name, bytes] : inputs) {
+    const auto make = [&] { return tensorgate::make_validator(tensorgate::FormatChoice::auto_detect, name); };
+    const std::string want = render(check_detected(name, bytes));
+    for (std::size_t a = 1; a < std::min<std::size_t>(bytes.size(), 60); ++a)
+      ASSERT_EQ(render(feed_split(make, bytes, {a}, a % 2 == 0)), want) << name << " cut " << a;
+  }
+}
+
+TEST(KindDetect, WeightNames) {
+  for (const std::string name : {"a.safetensors", "a.gguf", "a.bin", "a.pt", "a.pth", "a.ckpt", "a.pkl", "a.pickle", "a.npy",
+                                 "a.npz", "A.BIN"})
+    EXPECT_TRUE(tensorgate::is_weight_name(name)) << name;
+  for (const std::string name : {"README.md", "config.json", ".gitattributes", "tokenizer.model", "bin", ".pt"})
+    EXPECT_FALSE(tensorgate::is_weight_name(name)) << name;
+}
+
+}  // namespace

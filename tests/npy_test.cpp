@@ -1,0 +1,76 @@
+// NumPy .npy files on their own (FK.npy-header, FK.npy-data, object arrays through the PK
+// rules), each in both verdicts, every split giving the same report.
+#include <gtest/gtest.h>
+
+#include "pickle_builder.hpp"
+#include "stream_check.hpp"
+#include "tensorgate/file_kind.hpp"
+#include "zip_builder.hpp"
+
+namespace {
+
+using namespace tgtest;
+
+tensorgate::Report npy_report(std::string_view bytes) {
+  return check_stream([] { return tensorgate::make_npy_validator(); }, bytes);
+}
+
+// A .npy file with the header dict as given (padded to 64 bytes) and `data` after it.
+std::string npy_with_dict(std::string dict, const std::string& data, char major = 1) {
+  while ((10 + dict.size() + 1) % 64) dict += ' ';
+  dict += '\n';
+  std::string out = std::string("\x93NUMPY", 6) + major + '\0';
+  out += static_cast<char>(dict.size() & 0xff);
+  out += static_cast<char>(dict.size() >> 8);
+  return out + dict + data;
+}
+
+TEST(Npy, ValidArrayAndItsSummary) {
+  const auto r = npy_report(npy_file("<f4", {2, 3}, std::string(24, '\0')));
+  ASSERT_TRUE(r.valid) << errors_of(r);
+  EXPECT_EQ(r.format, tensorgate::Format::npy);
+  ASSERT_TRUE(r.npy.has_value());
+  EXPECT_EQ(r.npy->descr, "<f4");
+  EXPECT_EQ(r.npy->shape, (std::vector<std::uint64_t>{2, 3}));
+  EXPECT_EQ(r.npy->data_bytes, 24u);
+}
+
+TEST(Npy, MalformedHeaders) {
+  EXPECT_EQ(errors_of(npy_report(npy_with_dict("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }",
+                                               std::string(8, '\0'), 4))),
+            "FK.npy-header");  // version 4.0
+  EXPECT_EQ(errors_of(npy_report(npy_with_dict("{'descr': '<f4', 'shape': (2,), }", std::string(8, '\0')))),
+            "FK.npy-header");  // no fortran_order
+  EXPECT_EQ(errors_of(npy_report(npy_with_dict("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }", ""))),
+            "FK.npy-header");  // a negative dimension
+  EXPECT_EQ(errors_of(npy_report(npy_with_dict("__import__('os').system('id')", ""))), "FK.npy-header");
+  const std::string good = npy_file("<f4", {2}, std::string(8, '\0'));
+  EXPECT_EQ(errors_of(npy_report(good.substr(0, 30))), "FK.npy-header");  // ends inside the header
+  std::string huge = good;
+  huge[8] = '\x20';  // header length 0x4e20 = 20,000: above NumPy's 10,000
+  huge[9] = '\x4e';
+  EXPECT_EQ(errors_of(npy_report(huge)), "FK.npy-header");
+}
+
+TEST(Npy, DataOfAnotherLength) {
+  EXPECT_EQ(errors_of(npy_report(npy_file("<f4", {2, 3}, std::string(20, '\0')))), "FK.npy-data");
+  EXPECT_EQ(errors_of(npy_report(npy_file("<f4", {2, 3}, std::string(28, '\0')))), "FK.npy-data");
+  EXPECT_EQ(errors_of(npy_report(npy_file("<f4", {2, 3}, std::string(24, '\0')))), "");
+}
+
+TEST(Npy, ObjectArraysHoldAPickle) {
+  const auto bad = npy_report(npy_file("|O", {1}, PickleBuilder().proto(3).call("os", "system", "id").stop().bytes()));
+  EXPECT_EQ(errors_of(bad), "PK.dangerous-global");
+  ASSERT_TRUE(bad.npy.has_value());
+  EXPECT_TRUE(bad.npy->object);
+  const auto good = npy_report(npy_file("|O", {1}, PickleBuilder().proto(3).op(']').stop().bytes()));
+  EXPECT_EQ(errors_of(good), "");
+}
+
+TEST(Npy, DetectedByContentWhateverTheName) {
+  const auto r = check_detected("weights.bin", npy_file("<i8", {1}, std::string(8, '\0')));
+  EXPECT_EQ(r.format, tensorgate::Format::npy);
+  EXPECT_EQ(warnings_of(r), "FK.extension");
+}
+
+}  // namespace

@@ -1,0 +1,103 @@
+// Writes the seed corpora of pickle_fuzzer and zip_fuzzer (fuzz/README.md) from the tests'
+// builders: benign and hostile pickles of every protocol and each published scanner bypass,
+// torch.save archives straight and twisted, deflate, zip64, .npy entries. Each seed starts with
+// the split header of fuzz_support.hpp (a count of cuts, then two bytes per cut).
+//   write_kind_seeds corpus/pickle_fuzzer corpus/zip_fuzzer
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pickle_builder.hpp"
+#include "zip_builder.hpp"
+
+using namespace tgtest;
+
+namespace {
+
+using Seeds = std::vector<std::pair<std::string, std::string>>;
+
+Seeds pickle_seeds() {
+  const std::vector<TorchTensor> tensors{{"w", "FloatStorage", {2, 3}}, {"b", "HalfStorage", {3}}};
+  Seeds s;
+  s.emplace_back("proto0_text", PickleBuilder().mark().line('I', "1").line('F', "2.5").line('S', "'a'")
+                                    .line('V', "b").op('l').op('.').bytes());
+  s.emplace_back("proto1_dict", PickleBuilder().op('}').op('(').binstring("k").integer(300).op('u').op('.').bytes());
+  s.emplace_back("proto2_set", PickleBuilder().proto(2).global("__builtin__", "set").op(']').integer(7).op('a')
+                                   .tuple_n(1).reduce().stop().bytes());
+  s.emplace_back("proto3_bytes", PickleBuilder().proto(3).bytes("raw").put(0).get(0).tuple_n(2).stop().bytes());
+  s.emplace_back("proto4_frame", PickleBuilder().proto(4).frame(5).str("x").memoize().stop().bytes());
+  s.emplace_back("proto5_bytearray", PickleBuilder().proto(5).raw(std::string("\x96\x03\x00\x00\x00\x00\x00\x00\x00", 9) + "abc")
+                                         .raw("\x97\x98").stop().bytes());
+  s.emplace_back("state_dict", state_dict_pickle(tensors));
+  s.emplace_back("legacy_torch", legacy_torch_stream(tensors));
+  s.emplace_back("os_system", PickleBuilder().proto(2).call("os", "system", "id").stop().bytes());
+  s.emplace_back("stack_global_memo", PickleBuilder().proto(4).str("os").memoize().str("system").memoize()
+                                          .get(0).get(1).stack_global().str("id").tuple_n(1).reduce().stop().bytes());
+  s.emplace_back("inst", PickleBuilder().mark().line('S', "'id'").inst("os", "system").stop().bytes());
+  s.emplace_back("obj", PickleBuilder().mark().global("os", "system").line('S', "'id'").op('o').stop().bytes());
+  s.emplace_back("getattr_walk", PickleBuilder().proto(2).global("builtins", "getattr").global("builtins", "__import__")
+                                     .str("os").tuple_n(1).reduce().str("system").tuple_n(2).reduce().stop().bytes());
+  s.emplace_back("pip_main", PickleBuilder().proto(2).call("pip", "main", "install", true).stop().bytes());
+  s.emplace_back("newobj_build", PickleBuilder().proto(2).global("collections", "OrderedDict").tuple_n(0).op('\x81')
+                                     .op('}').build().stop().bytes());
+  s.emplace_back("two_pickles", PickleBuilder().proto(2).op('N').stop().proto(2).call("os", "system", "id").stop().bytes());
+  s.emplace_back("text_stack_global", PickleBuilder().line('V', "\\u006fs").line('S', "'sys\\x74em'").stack_global()
+                                          .stop().bytes());
+  s.emplace_back("truncated", PickleBuilder().proto(2).str("abc").bytes());
+  s.emplace_back("bad_proto", PickleBuilder().raw("\x80\x06").stop().bytes());
+  s.emplace_back("long_string", PickleBuilder().proto(3).str(std::string(300, 's')).binunicode8("u8").stop().bytes());
+  s.emplace_back("long_binput", PickleBuilder().proto(2).op('N').put(100000).get(100000).stop().bytes());
+  return s;
+}
+
+Seeds zip_seeds() {
+  const std::vector<TorchTensor> tensors{{"w", "FloatStorage", {2, 3}}, {"b", "FloatStorage", {3}}};
+  Seeds s;
+  s.emplace_back("torch_archive", torch_archive(tensors));
+  s.emplace_back("torch_archive_os_system",
+                 torch_archive(tensors, "archive", PickleBuilder().proto(2).call("os", "system", "id").stop().bytes()));
+  s.emplace_back("deflate", build_zip({{"a.txt", std::string(200, 'a'), true, false},
+                                       {"b/data.pkl", PickleBuilder().proto(2).op('N').stop().bytes(), true, false}}));
+  ZipEntrySpec z64{"archive/data.pkl", state_dict_pickle(tensors)};
+  z64.zip64 = true;
+  s.emplace_back("zip64", build_zip({z64}, ZipOptions{{}, {}, {}, true}));
+  ZipEntrySpec renamed{"archive/data.pkl", state_dict_pickle(tensors)};
+  renamed.central_name = "archive/other.pkl";
+  s.emplace_back("central_name_differs", build_zip({renamed}));
+  ZipEntrySpec encrypted{"archive/data.pkl", PickleBuilder().proto(2).call("os", "system", "id").stop().bytes()};
+  encrypted.local_flags = 1;
+  s.emplace_back("encrypted_flag_local", build_zip({encrypted}));
+  s.emplace_back("unsafe_name", build_zip({{"../evil.pkl", "x"}, {"/abs", "y"}}));
+  s.emplace_back("npy_entries", build_zip({{"a.npy", npy_file("<f4", {2}, std::string(8, '\0')), false, false},
+                                           {"o.npy", npy_file("|O", {1}, PickleBuilder().proto(2).op('N').stop().bytes())}}));
+  s.emplace_back("two_archives", build_zip({{"a/data.pkl", state_dict_pickle(tensors)},
+                                            {"b/data.pkl", state_dict_pickle(tensors)}}));
+  s.emplace_back("comment_trailing", build_zip({{"x", "y", false, false}}, ZipOptions{"a comment", "trailing", {}, false}));
+  return s;
+}
+
+// Whole, and cut at three places (the split header's positions are taken modulo the size).
+void write(const std::filesystem::path& dir, const Seeds& seeds) {
+  std::filesystem::create_directories(dir);
+  for (const auto& [name, bytes] : seeds) {
+    const std::string whole = std::string(1, '\0') + bytes;
+    const std::string cut = std::string("\x03\x05\x00\x11\x00\x40\x00", 7) + bytes;
+    std::ofstream(dir / name, std::ios::binary).write(whole.data(), static_cast<std::streamsize>(whole.size()));
+    std::ofstream(dir / (name + "_cut"), std::ios::binary).write(cut.data(), static_cast<std::streamsize>(cut.size()));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: write_kind_seeds PICKLE_DIR ZIP_DIR\n");
+    return 2;
+  }
+  write(argv[1], pickle_seeds());
+  write(argv[2], zip_seeds());
+  return 0;
+}
