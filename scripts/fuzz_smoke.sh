@@ -1,36 +1,30 @@
 #!/bin/bash
-# CI's fuzz smoke: builds the fuzzers with .clusterfuzzlite/build.sh, the OSS-Fuzz variables set
-# by hand (so the ClusterFuzzLite build cannot rot), under ASan + UBSan; then runs every target
-# for a bounded number of seconds from its seed corpus and dictionary. Any crash, leak,
-# timeout or sanitizer report fails the run.
+# CI's fuzz smoke: runs every libFuzzer target of the asan preset's build (clang-14, ASan +
+# UBSan, TG_FUZZ=ON; scripts/test.sh has built it) for a bounded number of seconds from its
+# corpus and dictionary. Any crash, leak, timeout or sanitizer report fails the run.
+# ClusterFuzzLite's .clusterfuzzlite/build.sh is then run dry (configure, target list, seed
+# corpora, dictionaries; CFLITE_DRY_RUN=1) with the OSS-Fuzz variables set by hand, so it cannot
+# rot without CI noticing, and without a second build of the whole tree.
 #
 #   scripts/fuzz_smoke.sh [SECONDS_PER_TARGET]      (default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-20}"
+build=build/asan
 
-export CC=clang-14 CXX=clang++-14
-export CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -fsanitize=fuzzer-no-link"
-export CXXFLAGS="$CFLAGS"
-export LIB_FUZZING_ENGINE="-fsanitize=fuzzer"
-export SANITIZER=address
-export OUT="$PWD/build/cflite-out" WORK="$PWD/build"
-rm -rf "$OUT"
-bash .clusterfuzzlite/build.sh
-
+targets=$(sed -n 's/^ *tg_fuzzer(\([a-z_0-9]*\).*/\1/p' fuzz/CMakeLists.txt)
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ran=0
-for bin in "$OUT"/*; do
-  [ -x "$bin" ] && [ -f "$bin" ] || continue
-  t=$(basename "$bin")
+for t in $targets; do
+  bin="$build/fuzz/$t"
+  [ -x "$bin" ] || { echo "fuzz smoke: $bin is missing (build the asan preset first)"; exit 1; }
   work=$(mktemp -d)
-  mkdir "$work/new" "$work/seeds"
-  unzip -q "$OUT/${t}_seed_corpus.zip" -d "$work/seeds"
+  mkdir "$work/new"
   dict=()
-  [ -f "$OUT/$t.dict" ] && dict=(-dict="$OUT/$t.dict")
+  [ -f "fuzz/$t.dict" ] && dict=(-dict="fuzz/$t.dict")
   echo "== $t: ${seconds}s"
   if ! "$bin" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=4096 "${dict[@]}" \
-       -artifact_prefix="$work/" "$work/new" "$work/seeds" >"$work/log" 2>&1; then
+       -artifact_prefix="$work/" "$work/new" "corpus/$t" >"$work/log" 2>&1; then
     tail -40 "$work/log"
     echo "fuzz smoke: $t failed; the input is in $work"
     exit 1
@@ -39,5 +33,15 @@ for bin in "$OUT"/*; do
   rm -rf "$work"
   ran=$((ran + 1))
 done
-[ "$ran" -gt 0 ] || { echo "fuzz smoke: no fuzz target was built"; exit 1; }
+[ "$ran" -gt 0 ] || { echo "fuzz smoke: no fuzz target was found"; exit 1; }
 echo "== fuzz smoke passed: $ran targets"
+
+echo "== ClusterFuzzLite build.sh (dry run)"
+out=$(mktemp -d)
+CC=clang-14 CXX=clang++-14 CXXFLAGS="-O1 -fsanitize=address,undefined -fsanitize=fuzzer-no-link" \
+  LIB_FUZZING_ENGINE="-fsanitize=fuzzer" SANITIZER=address OUT="$out" WORK="$PWD/build" \
+  CFLITE_DRY_RUN=1 bash .clusterfuzzlite/build.sh
+for t in $targets; do
+  [ -s "$out/${t}_seed_corpus.zip" ] || { echo "build.sh: no seed corpus for $t"; exit 1; }
+done
+rm -rf "$out"

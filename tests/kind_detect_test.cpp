@@ -199,7 +199,9 @@ TEST(KindDetect, EverySplitOfTheFirstBytes) {
       {"model.safetensors", kSafetensors}, {"m.gguf", gguf_minimal()}, {"a.pt", torch_archive({})},
       {"a.pkl", kEvilPickle},              {"m.safetensors", kLfs},    {"x", "<html>oops</html>"},
       {"m.npy", npy_file("|u1", {3}, "abc")}};
-  for (const auto& [name, bytes] : inputs) {
+  for (const auto& input : inputs) {
+    const std::string& name = input.first;  // not a structured binding: clang 14 cannot capture one
+    const std::string& bytes = input.second;
     const auto make = [&] { return tensorgate::make_validator(tensorgate::FormatChoice::auto_detect, name); };
     const std::string want = render(check_detected(name, bytes));
     for (std::size_t a = 1; a < std::min<std::size_t>(bytes.size(), 60); ++a)

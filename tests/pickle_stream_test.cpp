@@ -105,6 +105,23 @@ TEST(PickleStream, MalformedArguments) {
   EXPECT_EQ(errors_of(check_pickle(PickleBuilder().global("o\xffs", "system").stop().bytes())), "PK.argument");
 }
 
+// A value's `ref` indexes the pool of its kind: a global or a persistent id given where a tuple
+// is expected must read as "not a tuple", not index the tuple pool (a fuzzer's find).
+TEST(PickleStream, NonTupleWhereATupleIsExpected) {
+  EXPECT_EQ(errors_of(check_pickle(PickleBuilder().proto(2).global("collections", "OrderedDict").op('Q').stop().bytes())), "");
+  EXPECT_EQ(errors_of(check_pickle(PickleBuilder()
+                                       .proto(2)
+                                       .global("torch._utils", "_rebuild_tensor_v2")
+                                       .global("collections", "OrderedDict")
+                                       .reduce()
+                                       .stop()
+                                       .bytes())),
+            "");
+  const auto r = check_pickle(PickleBuilder().proto(2).global("torch", "Size").op('N').op('Q').reduce().stop().bytes());
+  EXPECT_EQ(errors_of(r), "");
+  EXPECT_EQ(r.pickle->tensors.size(), 0u);
+}
+
 TEST(PickleStream, PicklesBackToBack) {
   const auto r = check_pickle(none_pickle() + PickleBuilder().proto(2).call("os", "system", "id").stop().bytes());
   EXPECT_EQ(errors_of(r), "PK.dangerous-global");

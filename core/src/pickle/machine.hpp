@@ -91,8 +91,13 @@ class Machine {
   std::optional<std::string_view> text(const Value& v) const;
   // A tuple of the `n` values at the stack's top (they stay on the stack).
   Value tuple_of_top(std::size_t n);
-  std::size_t tuple_size(const Value& v) const { return v.ref == kNoRef ? 0 : tuples_[v.ref].count; }
-  const Value* tuple_items(const Value& v) const { return v.ref == kNoRef ? nullptr : &items_[tuples_[v.ref].start]; }
+  // The kept items of a tuple value: none for any other kind, whose `ref` indexes another pool
+  // (a global's, a storage's), and none for a tuple too long to keep.
+  bool kept_tuple(const Value& v) const { return v.kind == Kind::tuple && v.ref != kNoRef; }
+  std::size_t tuple_size(const Value& v) const { return kept_tuple(v) ? tuples_[v.ref].count : 0; }
+  const Value* tuple_items(const Value& v) const {
+    return kept_tuple(v) ? items_.data() + tuples_[v.ref].start : nullptr;
+  }
 
   std::uint64_t memory() const { return memory_; }
   bool kept_strings_exhausted() const { return strings_exhausted_; }
