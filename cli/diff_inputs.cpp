@@ -42,7 +42,7 @@ std::optional<std::string> unusable(const CheckedFile& f) {
 
 void add_model_files(DiffInput& in, bool values, const OpenModelFile& open) {
   const std::vector<const CheckedFile*> files = model_files(in.checked);
-  if (files.empty()) return void(in.error = in.side.path + ": no safetensors or GGUF files");
+  if (files.empty()) return void(in.error = in.side.path + ": no weights files (safetensors, GGUF, PyTorch checkpoints)");
   for (const CheckedFile* f : files) {
     DiffFile file{f->path, &*f->report, nullptr};
     if (values) {

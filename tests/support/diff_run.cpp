@@ -35,7 +35,8 @@ void hold(const std::string& side_name, const Model& m, bool values, const DiffW
     md.file_names.push_back(name);
     if (name == "config.json") md.config_json = data, h.side.config_json = data;
     if (name == "model.safetensors.index.json") md.index_json = data;
-    if (!name.ends_with(".safetensors") && !name.ends_with(".gguf")) continue;
+    const bool torch = name.ends_with(".bin") || name.ends_with(".pt") || name.ends_with(".pth");
+    if (!name.ends_with(".safetensors") && !name.ends_with(".gguf") && !torch) continue;
     const Report& r = h.reports.emplace(name, validate(name, data)).first->second;
     if (r.format == Format::safetensors) md.weights.push_back(inventory_of(name, r));
   }

@@ -55,8 +55,11 @@ ContentResult match_by_content(const Side& old_side, const Side& new_side, const
   if (m.removed.empty() || m.added.empty()) return r;
   // Only groups with tensors on both sides are worth reading.
   std::map<std::string, std::pair<std::vector<std::size_t>, std::vector<std::size_t>>> groups;
-  for (const std::size_t i : m.removed) groups[group_of(old_side.tensors[i])].first.push_back(i);
-  for (const std::size_t i : m.added) groups[group_of(new_side.tensors[i])].second.push_back(i);
+  // A tensor whose bytes the diff cannot read (a PyTorch checkpoint's) has no content hash.
+  for (const std::size_t i : m.removed)
+    if (old_side.tensors[i].values_unread.empty()) groups[group_of(old_side.tensors[i])].first.push_back(i);
+  for (const std::size_t i : m.added)
+    if (new_side.tensors[i].values_unread.empty()) groups[group_of(new_side.tensors[i])].second.push_back(i);
   std::vector<Candidate> candidates;
   for (const auto& [g, members] : groups) {
     if (members.first.empty() || members.second.empty()) continue;

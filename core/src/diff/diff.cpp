@@ -120,7 +120,14 @@ bool relate(const Side& o, const Side& n, const DiffOptions& options, const Limi
     if (content.io_error) return r.io_error = std::move(content.io_error), false;
     take_pairs(m, content.pairs);
   }
+  std::uint64_t unread = 0;
+  for (const std::optional<ValueDiff>& v : values) unread += v && !v->compared;
   build_changes(o, n, m, map, values, limits.report.max_string_bytes, r);
+  // An unchanged pair whose values were not compared is unchanged as far as the headers say;
+  // the note keeps "unchanged" from reading as "identical".
+  if (unread)
+    r.notes.push_back("--values: the values of " + std::to_string(unread) + " tensor pair" + (unread == 1 ? "" : "s") +
+                      " were not compared (a changed pair says why); those listed unchanged are unchanged in their headers only");
   return true;
 }
 

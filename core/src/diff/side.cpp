@@ -64,6 +64,28 @@ void collect_gguf(const GgufSummary& g, std::size_t file, Side& out, NameSet& se
   }
 }
 
+// A PyTorch checkpoint's state dict as its pickle rebuilds it (a zip archive's data.pkl or the
+// legacy stream). Its names are the model's own, as in safetensors. Its bytes are storages (zip
+// entries or legacy records) that tensors view at an offset and stride the summary does not
+// keep, so its values are not read.
+void collect_pickle(const PickleSummary& p, Format format, std::size_t file, Side& out, NameSet& seen) {
+  for (const PickleTensor& pt : p.tensors) {
+    if (pt.name.empty() || !seen.insert(pt.name).second) continue;
+    SideTensor t;
+    t.info.name = pt.name;
+    t.info.dtype = pt.dtype;
+    t.info.shape = pt.shape;
+    t.info.parameters = pt.parameters;
+    t.info.bytes = pt.bytes;
+    t.info.file = file;
+    if (const auto d = dtype_from_name(pt.dtype)) t.encoding = safetensors_encoding(*d);
+    t.format = format;
+    t.values_unread = "the values of a PyTorch checkpoint are not read (its tensors view storages)";
+    t.elements = pt.parameters;
+    out.tensors.push_back(std::move(t));
+  }
+}
+
 }  // namespace
 
 Encoding safetensors_encoding(Dtype d) {
@@ -129,6 +151,10 @@ std::optional<std::string> collect_side(const DiffSide& in, Side& out) {
       out.all_safetensors = false;
       if (!out.first_gguf) out.first_gguf = &*r->gguf;
       collect_gguf(*r->gguf, f, out, seen);
+    } else if (const PickleSummary* state = r->pickle ? &*r->pickle : r->zip ? pytorch_state(*r->zip) : nullptr;
+               state && !state->tensors.empty()) {
+      out.all_safetensors = out.all_gguf = false;
+      collect_pickle(*state, r->format, f, out, seen);
     } else {
       return file.path + " has no tensor table the diff can read";
     }

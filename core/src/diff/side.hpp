@@ -1,9 +1,8 @@
 #pragma once
 // One side of the diff as a list of tensors, whatever its files' format: each with its name,
 // dtype, shape (outermost first), element encoding and where its bytes are. One collector per
-// kind of summary fills it from the validated reports (side.cpp: safetensors, GGUF); a new
-// format, such as PyTorch checkpoints once their scanner gives a tensor table, is one more
-// collector there and nothing else.
+// kind of summary fills it from the validated reports (side.cpp: safetensors, GGUF, PyTorch
+// checkpoints' state dicts); a new format is one more collector there and nothing else.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -34,6 +33,7 @@ struct SideTensor {
   Format format = Format::safetensors;
   std::uint64_t position = 0;  // where its bytes start in its file
   std::uint64_t elements = 0;
+  std::string_view values_unread;  // why --values cannot read its bytes (empty: it can)
 };
 
 struct Side {

@@ -52,6 +52,8 @@ std::optional<std::string> plan_pair(const Side& old_side, const Side& new_side,
                                      Job& job) {
   const SideTensor& o = old_side.tensors[p.old_index];
   const SideTensor& n = new_side.tensors[p.new_index];
+  if (!o.values_unread.empty()) return std::string(o.values_unread);
+  if (!n.values_unread.empty()) return std::string(n.values_unread);
   if (!comparable(o.encoding, n.encoding))
     return o.info.dtype + " -> " + n.info.dtype + ": the diff does not decode " +
            (o.encoding.kind == ElementKind::opaque ? o.info.dtype : n.info.dtype) + " (bytes compare only within one type)";
