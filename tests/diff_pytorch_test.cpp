@@ -26,7 +26,7 @@ TEST(DiffPytorch, ArchivesDiffFromTheirStateDicts) {
       {"embed.weight", "FloatStorage", {9, 4}},  // a resized vocabulary
       {"norm.weight", "HalfStorage", {4}},       // re-typed
       {"head.weight", "FloatStorage", {8, 4}},
-      {"new_only.bias", "FloatStorage", {2}},
+      {"extra.scale", "FloatStorage", {3}},
   };
   const Model a = file_model("pytorch_model.bin", torch_archive(kOld));
   const Model b = file_model("pytorch_model.bin", torch_archive(changed));
@@ -40,12 +40,12 @@ TEST(DiffPytorch, ArchivesDiffFromTheirStateDicts) {
   gate.add(ChangeKind::shape);
   const DiffRun r = diff_pair(a, b, with_values(false, gate));
   ASSERT_FALSE(r.report.invalid) << *r.report.invalid;
-  EXPECT_EQ(r.changes(), "embed.weight:shape norm.weight:dtype new_only.bias:added old_only.bias:removed");
+  EXPECT_EQ(r.changes(), "embed.weight:shape extra.scale:added norm.weight:dtype old_only.bias:removed");
   EXPECT_EQ(r.change("norm.weight")->old_tensor->dtype, "F32");
   EXPECT_EQ(r.change("norm.weight")->new_tensor->dtype, "F16");
   EXPECT_EQ(r.change("embed.weight")->new_tensor->shape, (std::vector<std::uint64_t>{9, 4}));
   EXPECT_TRUE(r.report.gate_failed);
-  EXPECT_EQ(r.report.new_side.parameters, 36u + 4 + 32 + 2);
+  EXPECT_EQ(r.report.new_side.parameters, 36u + 4 + 32 + 3);
 }
 
 TEST(DiffPytorch, LegacyStreamAgainstItsArchive) {
