@@ -135,9 +135,16 @@ TEST(ZipArchive, NpzArrays) {
 TEST(ZipArchive, EverySplitGivesTheSameReport) {
   auto deflated = torch_entries({{"w", "FloatStorage", {3}}});
   for (auto& e : deflated) e.deflate = true;
-  const std::vector<std::string> inputs = {torch_archive({{"w", "FloatStorage", {5}}}), build_zip(deflated),
+  std::vector<std::string> inputs = {torch_archive({{"w", "FloatStorage", {5}}}), build_zip(deflated),
                                            build_zip({{"a.npy", npy_file("<i2", {3}, "abcdef")}}),
                                            build_zip({{"a/b", "PK\x07\x08 not a descriptor PK\x03\x04"}})};
+  // A pickle by content under a plain name: its CRC is summed across the content probe's end.
+  ZipEntrySpec probed{"a/blob", PickleBuilder().proto(2).str(std::string(300, 'x')).stop().bytes()};
+  inputs.push_back(build_zip({probed}));
+  EXPECT_EQ(errors_of(zip_report(inputs.back())), "");
+  probed.crc = 99;
+  inputs.push_back(build_zip({probed}));
+  EXPECT_EQ(errors_of(zip_report(inputs.back())), "ZP.size");
   for (const std::string& in : inputs) {
     const std::string want = render(zip_report(in));
     for (std::size_t a = 1; a < in.size(); a += 7)

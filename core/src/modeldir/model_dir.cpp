@@ -22,9 +22,6 @@ bool DirContext::has_file(std::string_view name) const {
 
 namespace {
 
-// A directory of GGUF files only needs no config.json and no safetensors.
-bool gguf_only(const ModelDirectory& dir) { return dir.weights.empty() && !dir.gguf.empty(); }
-
 void check_config(DirContext& ctx) {
   if (!ctx.dir().config_json) {
     if (needs_config(ctx.dir())) ctx.add(Rule::md_config_missing, "the directory has no config.json");

@@ -70,15 +70,18 @@ void EntryContent::decide(bool at_end) {
 void EntryContent::feed(const unsigned char* p, std::size_t n) {
   if (n == 0) return;
   size_ += n;
-  if (crc_on_) crc_ = static_cast<std::uint32_t>(crc32_z(crc_, p, n));
   if (content_ == Content::undecided) {
+    // Only the probe's bytes are summed before the content is known: a data entry whose CRC
+    // is not checked (stored, not a pickle) must not pay for it over the rest of the chunk.
     const std::size_t take = std::min(n, kProbeBytes - head_.size());
+    if (crc_on_) crc_ = static_cast<std::uint32_t>(crc32_z(crc_, p, take));
     head_.append(reinterpret_cast<const char*>(p), take);
     p += take;
     n -= take;
     decide(false);
     if (content_ == Content::undecided) return;
   }
+  if (crc_on_) crc_ = static_cast<std::uint32_t>(crc32_z(crc_, p, n));
   if (pickle_) pickle_->feed(p, n);
   if (npy_) npy_->feed(p, n);
 }
