@@ -10,7 +10,13 @@ import {metadataPanel} from './metadata.js';
 import {cardsSection, typesOf} from './summary.js';
 import {sarifText, downloadName, download, copy} from './sarif.js';
 
-const FORMAT_NAMES = {safetensors: 'safetensors', gguf: 'GGUF', 'model-directory': 'model repository'};
+// The report's format ids (core/include/tensorgate/report.hpp, format_name) as a person reads
+// them, before "file" ("Invalid pickle file", "Valid Git LFS pointer file").
+const FORMAT_NAMES = {
+  safetensors: 'safetensors', gguf: 'GGUF', pickle: 'pickle', zip: 'zip', npy: 'NumPy .npy',
+  'lfs-pointer': 'Git LFS pointer', empty: 'empty', unknown: 'unrecognised',
+  'model-directory': 'model repository',
+};
 
 export function formatName(format) {
   return FORMAT_NAMES[format] || (format ? String(format) : 'file');

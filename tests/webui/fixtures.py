@@ -225,6 +225,15 @@ def make_all(out):
     # Above the test server's --max-body-bytes (test_webui.py): a 413 before the body.
     files["too_large"] = write_sparse(os.path.join(out, "too-large.safetensors"), b"", 400 << 20)
 
+    # A pickle that runs os.system('id') when loaded (GLOBAL, then REDUCE), under a checkpoint's
+    # name, and a Git LFS pointer where the weights should be.
+    files["pickle"] = os.path.join(out, "pytorch_model.bin")
+    with open(files["pickle"], "wb") as f:
+        f.write(b"\x80\x02cos\nsystem\nX\x02\x00\x00\x00id\x85R.")
+    files["lfs"] = os.path.join(out, "model.safetensors")
+    with open(files["lfs"], "wb") as f:
+        f.write(b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"a" * 64 + b"\nsize 1000\n")
+
     # Sharded repositories: a consistent one and one whose index disagrees with its shards.
     tensors, config = llama(layers=4, hidden=256, intermediate=688, heads=4, kv_heads=2, head_dim=64, vocab=4000)
     files["repo"] = write_repository(os.path.join(out, "llama-sharded"), tensors, config, shards=2)

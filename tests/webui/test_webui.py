@@ -389,6 +389,19 @@ class WebPage(unittest.TestCase):
         self.assertEqual(self.b.find(".transfer").get_attribute("data-state"), "problem")
         self.shot("12-refused")
 
+    def test_14_pickle_and_lfs_pointer(self):
+        # Files other than safetensors and GGUF get their own names and rules.
+        self.upload(self.files["pickle"])
+        banner = self.banner("invalid")
+        self.assertIn("Invalid pickle file", banner.text)
+        self.assertIn("PK.dangerous-global", self.rule_ids())
+        self.shot("14-pickle")
+        self.upload(self.files["lfs"])
+        deadline = time.monotonic() + 20  # the pickle's banner stays until the new report replaces it
+        while "pointer" not in self.banner().text and time.monotonic() < deadline:
+            time.sleep(0.1)
+        self.assertIn("Invalid Git LFS pointer file", self.banner("invalid").text)
+
     def test_13_unknown_rules_and_fields(self):
         # A newer service or a new format: rule ids, severities and summary fields this page
         # has never seen still render, as text.
