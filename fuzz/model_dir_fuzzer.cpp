@@ -44,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   dir.config_json = std::string(text.substr(0, size / 2));
   dir.index_json = std::string(text.substr(size / 2));
   dir.file_names = {"config.json", "model.safetensors.index.json", "model-00001-of-00002.safetensors"};
-  dir.weights.push_back(tensorgate::FileInventory{"model-00001-of-00002.safetensors", true, {}, {}});
+  dir.weights.push_back(tensorgate::FileInventory{"model-00001-of-00002.safetensors", true, {}, {}, {}});
   const tensorgate::DirectoryReport r = tensorgate::check_model_directory(dir, limits);
   tgfuzz::require(!r.valid || r.findings.empty() ||
                       std::none_of(r.findings.begin(), r.findings.end(),

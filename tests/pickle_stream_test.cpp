@@ -184,6 +184,19 @@ TEST(PickleStream, StateDictSummary) {
   ASSERT_EQ(r.pickle->storages.size(), 3u);
   EXPECT_EQ(r.pickle->storages[0].numel, 80u);
   EXPECT_EQ(r.pickle->storages[0].location, "cpu");
+  // Row-major strides (8, 1), (1) and () are contiguous.
+  EXPECT_TRUE(t[0].contiguous && t[1].contiguous && t[2].contiguous);
+}
+
+TEST(PickleStream, TransposedStrideIsNotContiguous) {
+  std::string p = state_dict_pickle({{"w", "FloatStorage", {2, 3}}});
+  const std::string strides = "(K\x03K\x01t";  // MARK, 3, 1, TUPLE
+  ASSERT_NE(p.find(strides), std::string::npos);
+  EXPECT_TRUE(check_pickle(p).pickle->tensors.at(0).contiguous);
+  p.replace(p.find(strides), strides.size(), "(K\x01K\x02t");  // a transposed [3, 2]'s view
+  const auto r = check_pickle(p);
+  EXPECT_EQ(errors_of(r), "");
+  EXPECT_FALSE(r.pickle->tensors.at(0).contiguous);
 }
 
 TEST(PickleStream, EverySplitGivesTheSameReport) {

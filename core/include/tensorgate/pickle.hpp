@@ -46,6 +46,7 @@ struct PickleTensor {
   std::uint64_t bytes = 0;            // parameters times the dtype's size
   std::string storage;                // the storage key (a zip entry data/<key>, or the legacy id)
   std::uint64_t storage_offset = 0;   // in elements
+  bool contiguous = false;            // its stride is row-major: its bytes are one run of the storage
 };
 
 // A storage a persistent id names: ('storage', torch.<Type>Storage, key, location, numel).

@@ -40,6 +40,7 @@ struct ZipStorage {
   std::uint64_t bytes = 0;          // the entry's size
   std::string dtype;                // from data.pkl's persistent id; "" when it names no such storage
   std::uint64_t numel = 0;
+  std::optional<std::uint64_t> data_offset;  // where a stored entry's bytes start in the archive
 };
 
 struct ZipSummary {

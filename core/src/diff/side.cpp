@@ -64,11 +64,34 @@ void collect_gguf(const GgufSummary& g, std::size_t file, Side& out, NameSet& se
   }
 }
 
+// Where a PyTorch checkpoint tensor's bytes are, or why --values cannot read them. A torch.save
+// archive stores each storage as an entry, data/<key>; a contiguous tensor is one run of its
+// storage from storage_offset. Deflated entries, other views and the legacy stream's records
+// are not read.
+std::string_view place_tensor(const PickleTensor& pt, const ZipSummary* zip,
+                              const std::map<std::string_view, const ZipStorage*>& storages, SideTensor& t) {
+  if (!zip) return "the values of a legacy torch.save stream are not read";
+  if (!pt.contiguous) return "a tensor that is not a contiguous view of its storage is not read";
+  const auto d = dtype_from_name(pt.dtype);
+  if (!d || dtype_info(*d).bits % 8) return "a storage of this dtype is not read";
+  const auto it = storages.find(pt.storage);
+  if (it == storages.end() || it->second->entry.empty()) return "the archive has no entry for its storage";
+  const ZipStorage& s = *it->second;
+  if (!s.data_offset) return "its storage entry is compressed (only stored entries are read)";
+  const std::uint64_t element = dtype_info(*d).bits / 8;
+  if (pt.storage_offset > s.bytes / element || pt.bytes > s.bytes - pt.storage_offset * element)
+    return "the tensor runs past its storage";
+  t.position = *s.data_offset + pt.storage_offset * element;
+  return {};
+}
+
 // A PyTorch checkpoint's state dict as its pickle rebuilds it (a zip archive's data.pkl or the
-// legacy stream). Its names are the model's own, as in safetensors. Its bytes are storages (zip
-// entries or legacy records) that tensors view at an offset and stride the summary does not
-// keep, so its values are not read.
-void collect_pickle(const PickleSummary& p, Format format, std::size_t file, Side& out, NameSet& seen) {
+// legacy stream). Its names are the model's own, as in safetensors.
+void collect_pickle(const PickleSummary& p, const ZipSummary* zip, Format format, std::size_t file, Side& out,
+                    NameSet& seen) {
+  std::map<std::string_view, const ZipStorage*> storages;
+  if (zip)
+    for (const ZipStorage& s : zip->storages) storages.emplace(s.key, &s);
   for (const PickleTensor& pt : p.tensors) {
     if (pt.name.empty() || !seen.insert(pt.name).second) continue;
     SideTensor t;
@@ -80,7 +103,7 @@ void collect_pickle(const PickleSummary& p, Format format, std::size_t file, Sid
     t.info.file = file;
     if (const auto d = dtype_from_name(pt.dtype)) t.encoding = safetensors_encoding(*d);
     t.format = format;
-    t.values_unread = "the values of a PyTorch checkpoint are not read (its tensors view storages)";
+    t.values_unread = place_tensor(pt, zip, storages, t);
     t.elements = pt.parameters;
     out.tensors.push_back(std::move(t));
   }
@@ -154,7 +177,7 @@ std::optional<std::string> collect_side(const DiffSide& in, Side& out) {
     } else if (const PickleSummary* state = r->pickle ? &*r->pickle : r->zip ? pytorch_state(*r->zip) : nullptr;
                state && !state->tensors.empty()) {
       out.all_safetensors = out.all_gguf = false;
-      collect_pickle(*state, r->format, f, out, seen);
+      collect_pickle(*state, r->zip ? &*r->zip : nullptr, r->format, f, out, seen);
     } else {
       return file.path + " has no tensor table the diff can read";
     }

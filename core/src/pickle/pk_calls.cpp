@@ -129,6 +129,21 @@ Value Scanner::call_result(const Value& callable, const Value& args) {
 // _rebuild_tensor(storage, storage_offset, size, stride), _v2 (..., requires_grad,
 // backward_hooks[, metadata]), _v3 (..., requires_grad, backward_hooks, dtype[, metadata]),
 // _rebuild_qtensor(storage, storage_offset, size, ...).
+// Whether `stride` (a kept tuple) is the row-major stride of `shape`: the last dimension 1,
+// each other the product of those after it. A dimension of size 1 may have any stride (torch
+// gives it any), and a tensor without elements is one run of nothing.
+bool Scanner::row_major(const std::vector<std::uint64_t>& shape, const Value& stride) const {
+  const Value* s = m_.tuple_items(stride);
+  if (m_.tuple_size(stride) != shape.size() || (!s && !shape.empty())) return false;
+  std::uint64_t want = 1;
+  for (std::size_t i = shape.size(); i-- > 0;) {
+    if (shape[i] == 0) return true;
+    if (shape[i] != 1 && (s[i].kind != Kind::integer || (s[i].flags & kBig) || s[i].num != want)) return false;
+    want = saturating_mul(want, shape[i]);
+  }
+  return true;
+}
+
 Value Scanner::rebuild_tensor(std::string_view fn, const Value& args) {
   const Value object{Kind::object};
   const Value* items = m_.tuple_items(args);
@@ -155,6 +170,7 @@ Value Scanner::rebuild_tensor(std::string_view fn, const Value& args) {
     if (dims[i].kind != Kind::integer || (dims[i].flags & kBig)) return object;
     t.shape.push_back(dims[i].num);
   }
+  t.contiguous = row_major(t.shape, items[3]);
   if (t.dtype.empty()) t.dtype = "unknown";
   const Value v{Kind::tensor, 0, static_cast<std::uint32_t>(tensor_infos_.size()), 0};
   summary_memory_ += sizeof(TensorInfo) + rank * 8;
@@ -174,7 +190,7 @@ void Scanner::note_dict_item(const Value& key, const Value& value) {
   std::uint64_t parameters = 1;
   for (const std::uint64_t d : t.shape) parameters = saturating_mul(parameters, d);
   PickleTensor pt{std::string(*name), t.dtype, t.shape, parameters, saturating_mul(parameters, t.dtype_bytes),
-                  t.storage != kNoRef ? storages_[t.storage].key : std::string(), t.offset};
+                  t.storage != kNoRef ? storages_[t.storage].key : std::string(), t.offset, t.contiguous};
   summary_memory_ += sizeof(PickleTensor) + name->size() + t.shape.size() * 8 + 32;
   tensors_.push_back(std::move(pt));
 }

@@ -124,6 +124,7 @@ class Scanner {
   void check_mutation(const Value& target, std::string_view what);
   Value call_result(const Value& callable, const Value& args);
   Value rebuild_tensor(std::string_view fn, const Value& args);
+  bool row_major(const std::vector<std::uint64_t>& shape, const Value& stride) const;
   void note_dict_item(const Value& key, const Value& value);
 
   PickleLimits limits_;
@@ -178,6 +179,7 @@ class Scanner {
     std::uint32_t dtype_bytes = 0;
     std::vector<std::uint64_t> shape;
     std::uint64_t offset = 0;
+    bool contiguous = false;
   };
   std::vector<TensorInfo> tensor_infos_;  // rebuilt tensors of the current pickle
   std::vector<PickleTensor> tensors_;     // named by a dict key: the summary

@@ -109,7 +109,8 @@ ZipSummary ZipWalker::summary() const {
       }
       by_key.emplace(std::string(name.substr(prefix.size())), s.storages.size());
       s.storages.push_back(ZipStorage{std::string(name.substr(prefix.size(), 512)), std::string(name.substr(0, 512)),
-                                      e.uncompressed, "", 0});
+                                      e.uncompressed, "", 0,
+                                      e.method == 0 ? std::optional(e.data_start) : std::nullopt});
     }
     if (data_pkl_) {
       for (const PickleStorage& p : data_pkl_->storages) {
@@ -118,7 +119,7 @@ ZipSummary ZipWalker::summary() const {
           s.storages[it->second].dtype = p.dtype;
           s.storages[it->second].numel = p.numel;
         } else if (s.storages.size() < limits_.pickle.max_storages) {
-          s.storages.push_back(ZipStorage{p.key, "", 0, p.dtype, p.numel});
+          s.storages.push_back(ZipStorage{p.key, "", 0, p.dtype, p.numel, std::nullopt});
         } else {
           ++s.storages_not_listed;
         }
