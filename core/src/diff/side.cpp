@@ -70,7 +70,7 @@ void collect_gguf(const GgufSummary& g, std::size_t file, Side& out, NameSet& se
 // are not read.
 std::string_view place_tensor(const PickleTensor& pt, const ZipSummary* zip,
                               const std::map<std::string_view, const ZipStorage*>& storages, SideTensor& t) {
-  if (!zip) return "the values of a legacy torch.save stream are not read";
+  if (!zip) return "the values of a bare pickle stream (a legacy torch.save stream, a .pkl) are not read";
   if (!pt.contiguous) return "a tensor that is not a contiguous view of its storage is not read";
   const auto d = dtype_from_name(pt.dtype);
   if (!d || dtype_info(*d).bits % 8) return "a storage of this dtype is not read";

@@ -3,15 +3,11 @@
 #include "report/kinds_json.hpp"
 
 namespace tensorgate::detail {
-namespace {
-
 void write_shape(JsonWriter& w, const std::vector<std::uint64_t>& shape) {
   w.begin_array();
   for (const std::uint64_t d : shape) w.number(d);
   w.end_array();
 }
-
-}  // namespace
 
 void write_npy_summary(JsonWriter& w, const NpySummary& s, const ReportOptions& options) {
   w.begin_object();

@@ -6,6 +6,8 @@
 
 namespace tensorgate::detail {
 
+// A shape as a JSON array of dimensions (a .npy array's, a state dict tensor's).
+void write_shape(JsonWriter& w, const std::vector<std::uint64_t>& shape);
 void write_pickle_summary(JsonWriter& w, const PickleSummary& s, const ReportOptions& options);
 void write_zip_summary(JsonWriter& w, const ZipSummary& s, const ReportOptions& options);
 void write_npy_summary(JsonWriter& w, const NpySummary& s, const ReportOptions& options);
