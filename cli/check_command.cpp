@@ -24,6 +24,7 @@ struct CheckOptions {
   std::string fail_on = "error";
   std::string input_format = "auto";
   bool no_tensors = false;
+  std::uint64_t max_report_tensors = UINT64_MAX;
   std::uint64_t memory_budget = kDefaultCliMemoryBudget;
   std::string memory_budget_text;
   std::vector<std::string> paths;
@@ -37,6 +38,7 @@ struct CheckOptions {
 const char* const kUsage =
     "usage: tensorgate check [--format text|json|sarif] [--fail-on error|warning|none]\n"
     "                        [--color auto|always|never] [--no-tensors]\n"
+    "                        [--max-report-tensors N]\n"
     "                        [--input-format auto|safetensors|gguf|pickle|zip|npy]\n"
     "                        [--memory-budget BYTES]\n"
     "                        [--jobs N]\n"
@@ -69,6 +71,8 @@ void parse(const std::vector<std::string>& args, CheckOptions& o) {
       ("fail-on", po::value(&o.fail_on), "error, warning or none")
       ("input-format", po::value(&o.input_format), "auto, safetensors, gguf, pickle, zip or npy")
       ("no-tensors", po::bool_switch(&o.no_tensors), "leave the tensor inventory out of JSON")
+      ("max-report-tensors", po::value(&o.max_report_tensors),
+       "inventory entries a report lists; the rest are counted (summary.truncated; default: all)")
       ("memory-budget", po::value(&o.memory_budget_text), "bytes a file's check may hold (default 1 GiB)")
       ("jobs,j", po::value(&o.jobs), "files checked at once")
       ("list", po::value(&o.list), "a file of paths and URLs, one per line")
@@ -160,6 +164,7 @@ int run_check(const std::vector<std::string>& args) {
   if (files.empty() && o.output.format == "text" && o.shard.empty()) std::fputs("nothing checkable found\n", stderr);
   ReportOptions ro;
   ro.include_tensors = !o.no_tensors;
+  ro.limits.max_tensors = o.max_report_tensors;
   write_report(files, o.output, ro);
   if (o.fail_on == "none") return kAllValid;
   // A shard may rightly be empty (more shards than entries): that is not "nothing found".

@@ -46,6 +46,8 @@ def parse_args():
     p.add_argument("--tensors", type=int, default=1_000_000, help="tensors of the many-tensors file")
     p.add_argument("--strings", type=int, default=1_000_000, help="strings of the GGUF token array")
     p.add_argument("--budget", type=int, default=1 << 30, help="the server's memory budget, bytes")
+    p.add_argument("--max-report-tensors", type=int, default=131_072,
+                   help="the inventory cap, given to the server and the offline check alike (the service's default)")
     p.add_argument("--allowance-mib", type=float, default=soak_checks.ALLOWANCE_MIB,
                    help="peak RSS may pass the budget by this much (bench/soak/README.md)")
     p.add_argument("--serve-binary", help="the tensorgate that serves (e.g. a TSan build); default: the build's")
@@ -155,7 +157,11 @@ def run(args, tg, load, tmp):
         len(small), len(worst), sum(os.path.getsize(p) for p in worst) / 1e6, time.monotonic() - t0),
         file=sys.stderr)
 
-    server = soak_server.Server(args.serve_binary or tg, args.budget, args.threads, args.server_arg, os.path.join(tmp, "serve.log"))
+    # The inventory cap is passed to both sides: a report cut at the cap equals the offline
+    # report only if the offline check cuts at the same place.
+    cap = "--max-report-tensors=%d" % args.max_report_tensors
+    server = soak_server.Server(args.serve_binary or tg, args.budget, args.threads, args.server_arg + [cap],
+                                os.path.join(tmp, "serve.log"))
     try:
         idle_fds, idle_rss = server.fd_count(), server.rss_kib()
         prober = Prober(server.port, timeout=10)
@@ -164,7 +170,7 @@ def run(args, tg, load, tmp):
         sampler.start()
         cmd = [load, "--port", str(server.port), "--files", listing, "--tensorgate", tg,
                "--seconds", str(args.seconds), "--clients", args.clients, "--seed", str(args.seed)]
-        for a in args.cli_arg:
+        for a in args.cli_arg + [cap]:
             cmd += ["--cli-arg", a]
         gen = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
         if gen.returncode != 0:

@@ -163,6 +163,20 @@ class CliTest(unittest.TestCase):
         del full["files"][0]["summary"]["tensors"]
         self.assertEqual(summary, full["files"][0]["summary"])
 
+    def test_max_report_tensors_cuts_the_inventory_as_the_service_does(self):
+        path = os.path.join(self.samples, "valid-llama-2-layers.safetensors")
+        _, doc = self.check_json("--max-report-tensors=3", path)
+        summary = doc["files"][0]["summary"]
+        self.assertEqual(len(summary["tensors"]), 3)
+        self.assertEqual(summary["truncated"]["tensors_omitted"], 17)
+        self.assertEqual(summary["tensor_count"], 20)
+        _, full = self.check_json(path)
+        self.assertEqual(summary["tensors"], full["files"][0]["summary"]["tensors"][:3])
+        self.assertIsNone(full["files"][0]["summary"]["truncated"])
+        bad = run("check", "--max-report-tensors=x", path)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn(b"max-report-tensors", bad.stderr)
+
 
 class MemoryBudgetTest(unittest.TestCase):
     """--memory-budget: a file whose check needs more is aborted (valid null, exit 2), never
