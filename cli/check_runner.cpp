@@ -37,14 +37,16 @@ class Worker {
   std::unique_ptr<remote::RemoteSession> session_;
 };
 
-// A fixed set of threads taking tasks in submission order; a task may submit more.
+// Tasks taken in submission order by up to `jobs` threads; a task may submit more. The thread
+// that waits is one of them, and the others start only when there is work for them: a single
+// file is checked on the calling thread, with no thread or malloc arena to set up (a fifth of a
+// small file's whole check, issue 19).
 class TaskPool {
  public:
   using Task = std::function<void(Worker&)>;
 
-  explicit TaskPool(const CheckSettings& settings) {
-    for (unsigned i = 0; i < std::max(1u, settings.jobs); ++i) threads_.emplace_back([this, &settings] { loop(settings); });
-  }
+  explicit TaskPool(const CheckSettings& settings)
+      : settings_(settings), max_threads_(std::max(1u, settings.jobs) - 1) {}
   ~TaskPool() { wait(); }
 
   void submit(Task task) {
@@ -52,45 +54,67 @@ class TaskPool {
       std::lock_guard lock(mutex_);
       queue_.push_back(std::move(task));
       ++pending_;
+      if (waiting_ && idle_ == 0) start_thread();
     }
     ready_.notify_one();
   }
 
-  // Until every task, including those submitted by tasks, has run.
+  // Runs tasks on this thread, beside the others, until every task (including those submitted
+  // by tasks) has run.
   void wait() {
     {
-      std::unique_lock lock(mutex_);
-      idle_.wait(lock, [this] { return pending_ == 0; });
-      stop_ = true;
+      std::lock_guard lock(mutex_);
+      if (done_) return;
+      waiting_ = true;
+      // This thread takes the first task; one more thread for each further one, up to jobs.
+      for (std::size_t i = 1; i < queue_.size(); ++i) start_thread();
+    }
+    Worker worker(settings_);
+    loop(worker, true);
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = done_ = true;
     }
     ready_.notify_all();
-    for (std::thread& t : threads_)
-      if (t.joinable()) t.join();
+    for (std::thread& t : threads_) t.join();
   }
 
  private:
-  void loop(const CheckSettings& settings) {
-    Worker worker(settings);
+  void start_thread() {  // with mutex_ held
+    if (threads_.size() >= max_threads_) return;
+    ++idle_;  // counted as idle from now, so that the next submit does not start another
+    threads_.emplace_back([this] {
+      Worker worker(settings_);
+      loop(worker, false);
+    });
+  }
+
+  // The waiting thread (`caller`) returns when nothing is pending, the others when stopped.
+  void loop(Worker& worker, bool caller) {
+    std::unique_lock lock(mutex_);
+    if (!caller) --idle_;
     for (;;) {
-      Task task;
-      {
-        std::unique_lock lock(mutex_);
-        ready_.wait(lock, [this] { return stop_ || !queue_.empty(); });
-        if (queue_.empty()) return;
-        task = std::move(queue_.front());
-        queue_.pop_front();
-      }
+      ++idle_;
+      ready_.wait(lock, [&] { return stop_ || !queue_.empty() || (caller && pending_ == 0); });
+      --idle_;
+      if (queue_.empty()) return;
+      Task task = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
       task(worker);
-      std::lock_guard lock(mutex_);
-      if (--pending_ == 0) idle_.notify_all();
+      lock.lock();
+      if (--pending_ == 0) ready_.notify_all();
     }
   }
 
+  const CheckSettings& settings_;
+  const std::size_t max_threads_;  // besides the waiting one
   std::mutex mutex_;
-  std::condition_variable ready_, idle_;
+  std::condition_variable ready_;
   std::deque<Task> queue_;
   std::size_t pending_ = 0;
-  bool stop_ = false;
+  std::size_t idle_ = 0;  // threads waiting for a task
+  bool waiting_ = false, stop_ = false, done_ = false;
   std::vector<std::thread> threads_;
 };
 

@@ -1,6 +1,11 @@
 #include "common/json_escape.hpp"
 
 #include <charconv>
+#include <cstdint>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace tensorgate::detail {
 
@@ -23,16 +28,59 @@ void append_escape(std::string& out, unsigned char c) {
 
 void append_json_string(std::string& out, std::string_view s) {
   out += '"';
-  std::size_t run = 0;  // start of the current run of bytes that need no escape
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(s.data() + run, i - run);
-    run = i + 1;
-    append_escape(out, c);
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const std::size_t run = plain_run(s.data() + i, s.size() - i, false);
+    out.append(s.data() + i, run);
+    i += run;
+    if (i == s.size()) break;
+    append_escape(out, static_cast<unsigned char>(s[i++]));
   }
-  out.append(s.data() + run, s.size() - run);
   out += '"';
+}
+
+namespace {
+
+#if defined(__SSE2__)
+// The sixteen flags of `v`: a byte that ends a plain run.
+inline int special_bytes(__m128i v, bool ascii) {
+  // Signed, bytes of 0x80 and above are negative, so "below 0x20" also flags them; unsigned,
+  // min(v, 0x1f) == v flags only the control characters.
+  const __m128i low = ascii ? _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))
+                            : _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+  const __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+  const __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+  return _mm_movemask_epi8(_mm_or_si128(low, _mm_or_si128(quote, backslash)));
+}
+
+// The last 1-15 bytes in one load when the sixteen bytes from `p` lie in one 4 KiB page: the
+// bytes past the end are read (a page cannot end inside the load, so it cannot fault) and their
+// flags discarded. That over-read is what AddressSanitizer exists to report, so it is not
+// instrumented; the result never depends on the bytes past `n`.
+__attribute__((no_sanitize("address"))) inline bool tail_in_one_load(const char* p, std::size_t n, bool ascii,
+                                                                       std::size_t& run) {
+  if ((reinterpret_cast<std::uintptr_t>(p) & 4095) > 4096 - 16) return false;
+  const int mask = special_bytes(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), ascii) | (0xffff << n);
+  run = static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+  return true;
+}
+#endif
+
+}  // namespace
+
+std::size_t plain_run(const char* p, std::size_t n, bool ascii) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 16 <= n; i += 16)
+    if (const int mask = special_bytes(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), ascii))
+      return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+  if (std::size_t run = 0; i < n && tail_in_one_load(p + i, n - i, ascii, run)) return i + run;
+#endif
+  for (; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(p[i]);
+    if (c < 0x20 || c == '"' || c == '\\' || (ascii && c >= 0x80)) break;
+  }
+  return i;
 }
 
 void append_u64(std::string& out, std::uint64_t v) {

@@ -16,4 +16,10 @@ void append_json_string(std::string& out, std::string_view s);
 void append_escape(std::string& out, unsigned char c);
 void append_u64(std::string& out, std::uint64_t v);
 
+// How many bytes at the start of [p, p + n) JSON copies as they are: no '"', no '\\', no
+// control character, and with `ascii` no byte of 0x80 or above either (the lossy writer checks
+// those one UTF-8 sequence at a time). Sixteen bytes a step where SSE2 is there: most names
+// and values are one such run, and this scan is what writing them costs.
+std::size_t plain_run(const char* p, std::size_t n, bool ascii);
+
 }  // namespace tensorgate::detail

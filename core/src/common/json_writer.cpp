@@ -4,7 +4,9 @@
 #include "tensorgate/utf8.hpp"
 
 #include <charconv>
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace tensorgate {
 
@@ -12,18 +14,11 @@ void append_json_string_lossy(std::string& out, std::string_view s) {
   out += '"';
   std::size_t i = 0;
   while (i < s.size()) {
+    const std::size_t run = detail::plain_run(s.data() + i, s.size() - i, true);
+    out.append(s.data() + i, run);
+    i += run;
+    if (i == s.size()) break;
     const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-      std::size_t j = i + 1;
-      while (j < s.size()) {
-        const auto d = static_cast<unsigned char>(s[j]);
-        if (d < 0x20 || d >= 0x80 || d == '"' || d == '\\') break;
-        ++j;
-      }
-      out.append(s.data() + i, j - i);
-      i = j;
-      continue;
-    }
     if (c < 0x80) {
       detail::append_escape(out, c);
       ++i;
@@ -41,62 +36,42 @@ void append_json_string_lossy(std::string& out, std::string_view s) {
   out += '"';
 }
 
-void JsonWriter::before_value() {
-  if (after_key_) {
-    after_key_ = false;
-    return;
+JsonWriter::JsonWriter(Sink sink) : sink_(std::move(sink)), buf_(new char[kBufferBytes]) {}
+
+void JsonWriter::put(std::string_view s) {
+  while (!s.empty()) {
+    if (used_ == kBufferBytes) flush();
+    const std::size_t n = std::min(s.size(), kBufferBytes - used_);
+    std::memcpy(buf_.get() + used_, s.data(), n);
+    used_ += n;
+    s.remove_prefix(n);
   }
-  if (!first_.empty()) {
-    if (!first_.back()) buf_ += ',';
-    first_.back() = false;
+}
+
+std::size_t JsonWriter::plain_ascii_run(const char* p, std::size_t n) { return detail::plain_run(p, n, true); }
+
+// As append_json_string_lossy, into the buffer: the runs that need no escape are copied whole.
+void JsonWriter::put_string_slow(std::string_view s) {
+  put('"');
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const std::size_t run = detail::plain_run(s.data() + i, s.size() - i, true);
+    put(s.substr(i, run));
+    i += run;
+    if (i == s.size()) break;
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      std::string escape;
+      detail::append_escape(escape, c);
+      put(escape);
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8_sequence_length(s, i);
+    put(n == 0 ? std::string_view("\xEF\xBF\xBD") : s.substr(i, n));  // U+FFFD for a byte that starts no sequence
+    i += n == 0 ? 1 : n;
   }
-}
-
-void JsonWriter::begin_object() {
-  before_value();
-  put("{");
-  first_.push_back(true);
-}
-
-void JsonWriter::end_object() {
-  first_.pop_back();
-  put("}");
-}
-
-void JsonWriter::begin_array() {
-  before_value();
-  put("[");
-  first_.push_back(true);
-}
-
-void JsonWriter::end_array() {
-  first_.pop_back();
-  put("]");
-}
-
-void JsonWriter::key(std::string_view k) {
-  before_value();
-  append_json_string_lossy(buf_, k);
-  buf_ += ':';
-  after_key_ = true;
-}
-
-void JsonWriter::string(std::string_view s) {
-  before_value();
-  append_json_string_lossy(buf_, s);
-  if (buf_.size() >= (1u << 16)) flush();
-}
-
-void JsonWriter::number(std::uint64_t v) {
-  before_value();
-  char tmp[24];
-  put(std::string_view(tmp, static_cast<std::size_t>(std::to_chars(tmp, tmp + sizeof tmp, v).ptr - tmp)));
-}
-
-void JsonWriter::number(std::int64_t v) {
-  before_value();
-  char tmp[24];
-  put(std::string_view(tmp, static_cast<std::size_t>(std::to_chars(tmp, tmp + sizeof tmp, v).ptr - tmp)));
+  put('"');
 }
 
 void JsonWriter::number(double v) {
@@ -105,18 +80,18 @@ void JsonWriter::number(double v) {
     put("null");
     return;
   }
-  char tmp[32];
-  put(std::string_view(tmp, static_cast<std::size_t>(std::to_chars(tmp, tmp + sizeof tmp, v).ptr - tmp)));
+  char* at = room(32);
+  used_ += static_cast<std::size_t>(std::to_chars(at, at + 32, v).ptr - at);
 }
 
 void JsonWriter::boolean(bool b) {
   before_value();
-  put(b ? "true" : "false");
+  put(b ? std::string_view("true") : std::string_view("false"));
 }
 
 void JsonWriter::null() {
   before_value();
-  put("null");
+  put(std::string_view("null"));
 }
 
 void JsonWriter::raw(std::string_view json) {
@@ -125,9 +100,10 @@ void JsonWriter::raw(std::string_view json) {
 }
 
 void JsonWriter::flush() {
-  if (buf_.empty()) return;
-  sink_(buf_);
-  buf_.clear();
+  if (used_ == 0) return;
+  const std::size_t n = used_;
+  used_ = 0;
+  sink_(std::string_view(buf_.get(), n));
 }
 
 }  // namespace tensorgate

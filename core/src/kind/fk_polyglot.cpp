@@ -34,7 +34,13 @@ std::optional<Finding> pickle_head(std::string_view prefix) {
 // zip readers search (the central directory's first record is checked when it is in the tail).
 std::optional<Finding> zip_tail(std::string_view tail, std::uint64_t tail_start) {
   const auto* t = reinterpret_cast<const unsigned char*>(tail.data());
-  for (std::size_t i = tail.size() >= 22 ? tail.size() - 22 + 1 : 0; i-- > 0;) {
+  // Candidates by memrchr for the 'P' (the tail of a weights file is mostly other bytes: this
+  // runs at memory speed where a byte-by-byte compare cost 2% of a small file's check).
+  for (std::size_t end = tail.size() >= 22 ? tail.size() - 22 + 1 : 0; end > 0;) {
+    const void* p = ::memrchr(t, 'P', end);
+    if (!p) break;
+    const std::size_t i = static_cast<std::size_t>(static_cast<const unsigned char*>(p) - t);
+    end = i;
     if (std::memcmp(t + i, "PK\x05\x06", 4) != 0) continue;
     const std::uint16_t on_disk = static_cast<std::uint16_t>(t[i + 8] | (t[i + 9] << 8));
     const std::uint16_t total = static_cast<std::uint16_t>(t[i + 10] | (t[i + 11] << 8));
