@@ -89,9 +89,8 @@ void GgufValidator::on_counts() {
   // Records (~80 bytes) are never reserved: they grow with the infos actually read.
   std::uint64_t room = std::min<std::uint64_t>(n_tensors_, total_ ? limits_.gguf_max_tensors : 4096);
   if (total_) room = std::min<std::uint64_t>(room, (*total_ - header_end_) / ti_min);
-  if (!charge(static_cast<std::size_t>(room) * (sizeof(std::string_view) + 2 * sizeof(std::uint32_t)))) return;
+  if (!charge(static_cast<std::size_t>(room) * DuplicateNames::kBytesPerName)) return;
   names_.reserve(static_cast<std::size_t>(room));
-  name_list_.reserve(static_cast<std::size_t>(room));
   start_kv_section();
 }
 

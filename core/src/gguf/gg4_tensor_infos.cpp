@@ -81,17 +81,10 @@ void GgufValidator::on_name_length(std::uint64_t len) {
 void GgufValidator::on_name(std::string_view name) {
   cur_.name_known = str_buffer_;
   if (cur_.name_known) {
-    // Stored first, then inserted: one hash and one probe per name (a duplicate's copy is waste).
     std::size_t allocated = 0;
     cur_.name = names_arena_->store(name, allocated);
-    if (!charge(allocated + sizeof(std::string_view) + 2 * sizeof(std::uint32_t))) return;
-    name_list_.push_back(cur_.name);
-    if (const auto [it, inserted] = names_.insert(static_cast<std::uint32_t>(name_list_.size() - 1)); !inserted) {
-      name_list_.pop_back();
-      cur_.name = name_list_[*it];
-      cur_.duplicate = true;
-      findings_.add(Rule::gg4_duplicate_name, "a second tensor info of this name", unit_start_, name);
-    }
+    if (!charge(allocated + DuplicateNames::kBytesPerName)) return;
+    names_.add(static_cast<std::uint32_t>(unit_index_), cur_.name);  // duplicates: at the end of the infos
     name = cur_.name;
     if (name.size() == kMaxName) {
       findings_.add(Rule::ggw_name_length, "a 64-byte name: llama.cpp needs 63 bytes or fewer", unit_start_, name);
@@ -99,26 +92,44 @@ void GgufValidator::on_name(std::string_view name) {
     }
     if (!valid_utf8(name)) findings_.add(Rule::ggw_name_utf8, "the name is not valid UTF-8", unit_start_, name);
     if (has_control(name)) findings_.add(Rule::ggw_name_control, "the name holds a control character", unit_start_, name);
-    if (!cur_.duplicate) check_name_collision(name);
+    nul_names_ = nul_names_ || name.find('\0') != std::string_view::npos;
     if (const auto b = block_index(name)) max_block_ = std::max(max_block_.value_or(0), *b);
   }
   expect(State::n_dims, 4);
 }
 
-// llama.cpp compares names as C strings: "t\0a" is "t" there, and collides with "t" or "t\0b".
-void GgufValidator::check_name_collision(std::string_view name) {
-  const std::size_t nul = name.find('\0');
-  if (nul == std::string_view::npos && cut_names_.empty()) return;  // the usual case: no NUL anywhere
-  const std::string_view cut = name.substr(0, nul);
-  const bool collides = nul == std::string_view::npos ? cut_names_.contains(name)
-                                                      : names_.contains(cut) || cut_names_.contains(cut);
-  if (collides) {
-    findings_.add(Rule::ggw_name_collision,
-                  "llama.cpp cuts names at NUL, and there this name is " + quoted(cut) + ", the name of another tensor",
-                  unit_start_, name);
-    note_llama_refuses("two tensor names that agree up to a NUL");
+// GG4.duplicate-name once every name is in: a radix sort of the names' hashes groups equal
+// names without a probe of a large hash table per name (common/duplicate_names.hpp).
+void GgufValidator::report_duplicate_names() {
+  auto& records = GgufTableBuilder::records(*table_);
+  const auto name_of = [&records](std::uint32_t i) { return records[i].name; };
+  for (const std::uint32_t i : names_.later_duplicates(name_of)) {
+    auto& r = records[i];
+    r.duplicate = true;
+    findings_.add(Rule::gg4_duplicate_name, "a second tensor info of this name", r.info_pos, r.name);
   }
-  if (nul != std::string_view::npos) cut_names_.insert(cut);
+  if (nul_names_) check_name_collisions();
+}
+
+// llama.cpp compares names as C strings: "t\0a" is "t" there, and collides with "t" or "t\0b".
+// In file order, as a reader that kept the names so far would see them.
+void GgufValidator::check_name_collisions() {
+  StringSet names, cut_names;  // the names so far; those with a NUL, cut there
+  for (const auto& r : GgufTableBuilder::records(*table_)) {
+    if (!r.name_known || r.duplicate) continue;
+    const std::size_t nul = r.name.find('\0');
+    const std::string_view cut = r.name.substr(0, nul);
+    const bool collides = nul == std::string_view::npos ? cut_names.contains(r.name)
+                                                        : names.contains(cut) || cut_names.contains(cut);
+    if (collides) {
+      findings_.add(Rule::ggw_name_collision,
+                    "llama.cpp cuts names at NUL, and there this name is " + quoted(cut) + ", the name of another tensor",
+                    r.info_pos, r.name);
+      note_llama_refuses("two tensor names that agree up to a NUL");
+    }
+    names.insert(r.name);
+    if (nul != std::string_view::npos) cut_names.insert(cut);
+  }
 }
 
 void GgufValidator::on_n_dims(std::uint64_t n) {

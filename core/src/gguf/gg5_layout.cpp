@@ -30,6 +30,7 @@ void GgufValidator::infos_done() {
   // ggml seeks to the aligned data section only when there are tensors (gguf.cpp).
   data_start_ = n_tensors_ > 0 ? align_up(infos_end, alignment_) : infos_end;
   required_end_ = data_start_;
+  report_duplicate_names();
   check_layout();
   check_block_count();
   if (findings_.has_errors()) {

@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/duplicate_names.hpp"
 #include "common/seeded_hash.hpp"
 #include "common/uint128.hpp"
 #include "arena.hpp"
@@ -66,22 +67,6 @@ struct StringHash {
 };
 using StringSet = boost::unordered_flat_set<std::string_view, StringHash>;
 
-// Tensor names, held by index into a list of views: a 4-byte slot instead of a 16-byte view
-// keeps a million-name table in the caches (the inserts were cache misses, not hashing).
-struct NameIndexHash {
-  using is_transparent = void;
-  const std::vector<std::string_view>* names;
-  std::size_t operator()(std::uint32_t i) const { return StringHash{}((*names)[i]); }
-  std::size_t operator()(std::string_view s) const { return StringHash{}(s); }
-};
-struct NameIndexEq {
-  using is_transparent = void;
-  const std::vector<std::string_view>* names;
-  bool operator()(std::uint32_t a, std::uint32_t b) const { return (*names)[a] == (*names)[b]; }
-  bool operator()(std::string_view a, std::uint32_t b) const { return a == (*names)[b]; }
-  bool operator()(std::uint32_t a, std::string_view b) const { return (*names)[a] == b; }
-};
-using NameSet = boost::unordered_flat_set<std::uint32_t, NameIndexHash, NameIndexEq>;
 
 class GgufValidator final : public Validator {
  public:
@@ -157,7 +142,10 @@ class GgufValidator final : public Validator {
   void on_tensor_type(std::uint64_t t);
   void tensor_done(std::uint64_t offset);
   void size_tensor(GgufTensorTable::Record& r);
-  void check_name_collision(std::string_view name);
+  // At the end of the tensor infos: GG4.duplicate-name, and GGW.name-collision when a name
+  // holds a NUL (gg4_tensor_infos.cpp).
+  void report_duplicate_names();
+  void check_name_collisions();
   std::uint64_t dims_pos() const { return cur_.n_dims ? dim_pos_[0] : type_pos_; }
 
   // gg5_layout.cpp
@@ -245,9 +233,8 @@ class GgufValidator final : public Validator {
   StringSet keys_;
   std::shared_ptr<GgufTensorTable> table_;
   std::optional<ArenaWriter> names_arena_;
-  std::vector<std::string_view> name_list_;  // the known names, in the order they came
-  NameSet names_{0, NameIndexHash{&name_list_}, NameIndexEq{&name_list_}};
-  StringSet cut_names_;  // names with a NUL, cut there: llama.cpp's view of them
+  DuplicateNames names_;    // the known names, for duplicates after the infos
+  bool nul_names_ = false;  // a name holds a NUL: llama.cpp cuts it there (GGW.name-collision)
   std::optional<std::uint64_t> max_block_;  // largest N of the blk.N. tensor names
   std::string llama_refuses_;  // the first reason llama.cpp's reader refuses the file
 

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "safetensors/st2_duplicate_names.hpp"
+#include "common/duplicate_names.hpp"
 #include "common/finding_list.hpp"
 #include "common/seeded_hash.hpp"
 #include "safetensors/table_allowance.hpp"

@@ -1,5 +1,5 @@
 // HeaderHandler: keys. At the root a key is __metadata__ or a tensor name (duplicate names are
-// found after the parse, st2_duplicate_names.hpp); inside an entry, a field name; anywhere else
+// found after the parse, common/duplicate_names.hpp); inside an entry, a field name; anywhere else
 // a generic key, checked for duplicates after unescaping (ST2.duplicate-key).
 #include "safetensors/header_handler.hpp"
 
@@ -105,11 +105,12 @@ void HeaderHandler::on_root_key(StrRef key) {
   entry_.record = table_.record_count() - 1;
   want_ = Want::entry;
   names_.add(static_cast<std::uint32_t>(entry_.record), table_.str(key));
-  name_key_bytes_ += 2 * sizeof(std::uint64_t);  // its key, and its place in the sort buffer
+  name_key_bytes_ += DuplicateNames::kBytesPerName;
 }
 
 void HeaderHandler::report_duplicate_names() {
-  for (const std::uint32_t i : names_.later_duplicates(table_)) {
+  const auto name_of = [this](std::uint32_t i) { return table_.str(table_.record(i).name); };
+  for (const std::uint32_t i : names_.later_duplicates(name_of)) {
     auto& rec = table_.record(i);
     rec.flags |= TensorTable::kDuplicate;
     const std::string_view name = table_.str(rec.name);

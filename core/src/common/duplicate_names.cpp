@@ -1,5 +1,5 @@
-// ST2: duplicate tensor names, found after the parse by a radix sort of (hash, index) keys.
-#include "safetensors/st2_duplicate_names.hpp"
+// Duplicate tensor names, found after the names have streamed by: a radix sort of (hash, index) keys.
+#include "common/duplicate_names.hpp"
 
 #include <algorithm>
 #include <array>
@@ -30,10 +30,10 @@ void DuplicateNames::add(std::uint32_t index, std::string_view name) {
   keys_.push_back((seeded_hash(name) & 0xffffffff00000000ull) | index);
 }
 
-std::vector<std::uint32_t> DuplicateNames::later_duplicates(const TableBuilder& table) {
+std::vector<std::uint32_t> DuplicateNames::later_duplicates(const NameOf& name_of) {
   std::vector<std::uint32_t> out;
   sort_by_hash(keys_);
-  const auto name = [&](std::uint64_t key) { return table.str(table.record(index_of(key)).name); };
+  const auto name = [&](std::uint64_t key) { return name_of(index_of(key)); };
   for (std::size_t i = 0; i < keys_.size();) {
     std::size_t j = i + 1;
     while (j < keys_.size() && (keys_[j] >> 32) == (keys_[i] >> 32)) ++j;
