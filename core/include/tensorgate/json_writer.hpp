@@ -125,7 +125,7 @@ class JsonWriter {
     if (s.size() + 2 <= kBufferBytes - used_ && plain_ascii_run(s.data(), s.size()) == s.size()) {
       char* at = buf_.get() + used_;
       at[0] = '"';
-      std::memcpy(at + 1, s.data(), s.size());
+      if (!s.empty()) std::memcpy(at + 1, s.data(), s.size());  // an empty view's data() may be null
       at[s.size() + 1] = '"';
       used_ += s.size() + 2;
       return;
