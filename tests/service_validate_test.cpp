@@ -3,6 +3,9 @@
 // service's own limits.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include <boost/json.hpp>
 
 #include "service_support.hpp"
@@ -205,6 +208,37 @@ TEST(ServiceValidate, ChunkedUploadsSplitAtAwkwardPlaces) {
     EXPECT_EQ(u64(obj(r).at("bytes_received")), file.size());
     EXPECT_EQ(str(obj(r).at("sha256")), sha256_hex(file));
   }
+}
+
+// Past its first MiB an upload's digest is hashed on a worker a block at a time, beside the
+// reads (service/src/upload_digest.hpp): the digest is still the whole body's, at the boundary,
+// across blocks, chunked or not, and with many uploads at once on two event-loop threads.
+TEST(ServiceValidate, DigestOfLargeUploadsHashedBesideTheReads) {
+  TestServer s;
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  for (const std::size_t size : {kMiB, kMiB + 1, 3 * kMiB - 7, 24 * kMiB}) {
+    const std::string file = valid_file(size);
+    const HttpResponse r = upload(s.port(), file);
+    ASSERT_EQ(r.status, 200u) << r.body;
+    EXPECT_EQ(str(obj(r).at("sha256")), sha256_hex(file)) << size;
+    EXPECT_EQ(u64(obj(r).at("bytes_received")), file.size());
+  }
+  const std::string file = valid_file(9 * kMiB + 3);
+  Client c(s.port());
+  c.send(head("POST", "/v1/validate", {"Transfer-Encoding: chunked"}) + chunked(file, {100, 70000, 1 << 20, 5}));
+  const HttpResponse r = c.read_response("POST", "/v1/validate");
+  ASSERT_EQ(r.status, 200u) << r.body;
+  EXPECT_EQ(str(obj(r).at("sha256")), sha256_hex(file));
+  std::vector<std::thread> clients;
+  std::atomic<int> right{0};
+  for (int i = 0; i < 6; ++i)
+    clients.emplace_back([&, i] {
+      const std::string f = valid_file(5 * kMiB + static_cast<std::size_t>(i) * 4099);
+      const HttpResponse a = upload(s.port(), f);
+      if (a.status == 200 && str(a.json().as_object().at("sha256")) == sha256_hex(f)) ++right;
+    });
+  for (std::thread& t : clients) t.join();
+  EXPECT_EQ(right.load(), 6);
 }
 
 TEST(ServiceValidate, ChunkedWithExtensionsAndTrailer) {

@@ -59,6 +59,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void answer_too_slow();  // 408, then close
   bool chunks_too_small() const;
   void finish_upload();
+  // The upload's digest hashes a block on a worker (upload_digest.hpp); reading waits for it
+  // only while its buffer is full.
+  void start_digest_job();
+  bool waits_for_digest();
   void answer_early();
   void answer_report(const Report& report, bool complete);
   void release_upload();
@@ -103,6 +107,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   std::optional<UploadParser> body_;
   std::optional<JsonParser> json_;
   std::unique_ptr<Upload> upload_;  // outlives body_, whose reader points to it
+  std::uint64_t upload_epoch_ = 0;  // which upload a finished digest job belongs to
+  bool waiting_for_digest_ = false;  // on_body returned until the digest job is done
   bool holds_upload_slot_ = false;
   std::optional<Response> res_;
   std::optional<http::response_serializer<http::string_body>> sr_;

@@ -18,6 +18,8 @@ void Session<Stream>::start_upload(std::string_view query) {
   const bool wants_continue = expects_continue(req);
   upload_ = std::make_unique<Upload>(ctx_, std::move(q.options),
                                      length ? std::optional(*length) : std::nullopt);
+  ++upload_epoch_;
+  waiting_for_digest_ = false;
   body_.emplace(std::move(*head_), upload_.get());
   head_.reset();
   chunks_ = 0;
@@ -80,6 +82,8 @@ void Session<Stream>::on_body(error_code ec, std::size_t) {
     return ctx_.offload([upload] { upload->feed_pending(); }, stream_.get_executor(),
                         [self = this->shared_from_this()] { self->on_body({}, 0); });
   }
+  // An early answer gives no digest: an invalid upload does not wait for one.
+  if (upload_->progress() != Progress::invalid && waits_for_digest()) return;
   if (body_->is_done()) return finish_upload();
   if (upload_->progress() == Progress::invalid) return answer_early();
   if (upload_->progress() == Progress::aborted) return answer_aborted(upload_->snapshot());
@@ -121,8 +125,38 @@ void Session<Stream>::answer_too_slow() {
                  "the body averaged less than " + std::to_string(cfg_.min_body_rate_bytes_per_second) + " bytes/s");
 }
 
+// Starts a hash job when a block is full; true when reading must pause for the running one
+// (its buffer is full, or the body is done and the digest needs every byte). The job's
+// completion comes back to this session's executor and resumes on_body only if this upload is
+// still the one waiting (an early answer or a new exchange leaves the job to finish alone).
+template <class Stream>
+bool Session<Stream>::waits_for_digest() {
+  UploadDigest* d = upload_->digest();
+  if (!d) return false;
+  if (d->job_ready()) start_digest_job();
+  if (!d->must_wait() && !(d->busy() && body_->is_done())) return false;
+  waiting_for_digest_ = true;
+  return true;
+}
+
+template <class Stream>
+void Session<Stream>::start_digest_job() {
+  const std::uint64_t epoch = upload_epoch_;
+  ctx_.offload(upload_->digest()->take_job(), stream_.get_executor(), [self = this->shared_from_this(), epoch] {
+    if (self->upload_epoch_ != epoch || !self->upload_ || !self->upload_->digest()) return;
+    self->upload_->digest()->job_done();
+    if (!self->waiting_for_digest_) return;
+    self->waiting_for_digest_ = false;
+    self->on_body({}, 0);
+  });
+}
+
 template <class Stream>
 void Session<Stream>::finish_upload() {
+  if (UploadDigest* d = upload_->digest(); d && d->busy()) {
+    waiting_for_digest_ = true;  // the digest needs every byte: on_body comes back when the job ends
+    return;
+  }
   ex_.body_pending = false;
   const Report report = upload_->finish();
   if (report.aborted) return answer_aborted(report);

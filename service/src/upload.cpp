@@ -16,13 +16,13 @@ Upload::Upload(ServiceContext& ctx, UploadOptions options,
   validator_ = make_upload_validator(options_.format, options_.name.value_or(""), limits,
                                      &ctx.budget);
   if (content_length) validator_->set_total_size(*content_length);
-  if (options_.digest) sha_.emplace();
+  if (options_.digest) digest_.emplace(&ctx.budget, ctx.config.read_buffer_bytes);
 }
 
 bool Upload::put(const void* data, std::size_t size) {
   bytes_ += size;
   if (bytes_ > max_body_) return false;
-  if (sha_) sha_->update(data, size);
+  if (digest_) digest_->put(data, size);
   const auto* bytes = static_cast<const char*>(data);
   if (!pending_.empty() || (progress_ == Progress::need_more && validator_->completes_heavy_step(size))) {
     pending_.append(bytes, size);
@@ -48,8 +48,8 @@ Report Upload::finish() {
 }
 
 std::optional<std::string> Upload::sha256_hex() {
-  if (!sha_) return std::nullopt;
-  return sha_->hex_digest();
+  if (!digest_) return std::nullopt;
+  return digest_->finish();
 }
 
 std::string upload_report_json(const UploadAnswer& a) {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "query.hpp"
-#include "tensorgate/sha256.hpp"
+#include "upload_digest.hpp"
 #include "tensorgate/report.hpp"
 #include "tensorgate/validator.hpp"
 
@@ -36,6 +36,8 @@ class Upload {
   // An early answer: the report so far; the digest stays unknown.
   Report snapshot() const { return validator_->snapshot(); }
   std::optional<std::string> sha256_hex();
+  // The digest when asked for (the session runs its hash jobs); null otherwise.
+  UploadDigest* digest() { return digest_ ? &*digest_ : nullptr; }
   // The report is built: the validator, its header buffer and table (and their share of the
   // memory budget) are freed. Only the counts remain.
   void release_validator() { validator_.reset(); }
@@ -44,7 +46,7 @@ class Upload {
   std::uint64_t max_body_;
   UploadOptions options_;
   std::unique_ptr<Validator> validator_;
-  std::optional<Sha256> sha_;
+  std::optional<UploadDigest> digest_;
   std::uint64_t bytes_ = 0;
   Progress progress_ = Progress::need_more;
   std::string pending_;  // at most one read's bytes (read_buffer_bytes)
