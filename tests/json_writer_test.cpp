@@ -1,6 +1,6 @@
 // The report writers' JSON writer: commas and nesting, and the string escapes (a 16-byte scan
-// with a masked last load, so every length and every position of a special byte is tried, and
-// strings that end where readable memory ends).
+// whose last 1-15 bytes are checked in a copied block, so every length and every position of a
+// special byte is tried, and strings that end where readable memory ends).
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 #include <unistd.h>
