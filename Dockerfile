@@ -22,8 +22,9 @@ RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release \
  && cmake --build /build --target tensorgate -j2 \
  && strip /build/cli/tensorgate
 
-# --- run: the binary, its shared libraries and a user without privileges ---------------------
-# Boost and OpenSSL are linked statically (CMakeLists.txt); spdlog and fmt ship no static library.
+# --- run: the binary and a user without privileges -------------------------------------------
+# The executable needs only libc and libm: Boost, OpenSSL, zlib, libstdc++ and libgcc are linked
+# into it, spdlog and fmt compiled from their headers (CMakeLists.txt, cli/CMakeLists.txt).
 FROM debian:bookworm
 # OCI annotations (https://specs.opencontainers.org/image-spec/annotations/); set the build's
 # version, revision and time with --build-arg.
@@ -38,11 +39,7 @@ LABEL org.opencontainers.image.title="tensorgate" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.created="${CREATED}" \
       org.opencontainers.image.base.name="docker.io/library/debian:bookworm"
-RUN apt-get update \
- && apt-get install -y --no-install-recommends \
-      libspdlog1.10 libfmt9 \
- && rm -rf /var/lib/apt/lists/* \
- && useradd --system --no-create-home --uid 10001 --shell /usr/sbin/nologin tensorgate
+RUN useradd --system --no-create-home --uid 10001 --shell /usr/sbin/nologin tensorgate
 COPY --from=build /build/cli/tensorgate /usr/local/bin/tensorgate
 COPY deploy/docker/entrypoint.sh /usr/local/bin/tensorgate-entrypoint
 USER tensorgate
