@@ -8,7 +8,6 @@
 
 usage: bench/run_header_bench.py [BUILD_DIR]     (default build/release)
 """
-import json
 import os
 import resource
 import statistics
@@ -16,6 +15,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import gbench
 
 build = sys.argv[1] if len(sys.argv) > 1 else "build/release"
 tensorgate = os.path.join(build, "cli", "tensorgate")
@@ -27,13 +28,7 @@ def ns_per(row, count):
 
 
 def bench():
-    out = subprocess.run([os.path.join(build, "bench", "header_bench"), "--benchmark_format=json",
-                          "--benchmark_filter=ValidateHeader|BoostJsonDom", "--benchmark_min_time=0.5"],
-                         capture_output=True, text=True, check=True).stdout
-    rows = {}
-    for b in json.loads(out)["benchmarks"]:
-        name, count = b["name"].split("/")[:2]
-        rows.setdefault(int(count), {})[name] = b
+    rows = gbench.rows(os.path.join(build, "bench"), "header_bench", "ValidateHeader|BoostJsonDom")
     print("| tensors | header MB | validator ms | MB/s | ns/tensor | Boost.JSON DOM ms | validator / DOM |")
     print("|---|---|---|---|---|---|---|")
     for count in sorted(rows):

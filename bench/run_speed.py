@@ -17,12 +17,13 @@
 
 usage: bench/run_speed.py [BUILD_DIR] [--pairs N]     (default build/release, 20 pairs)
 """
-import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+
+import gbench
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 build = args[0] if args else "build/release"
@@ -32,14 +33,7 @@ tensorgate = os.path.join(build, "cli", "tensorgate")
 
 
 def google_bench(program, bench_filter):
-    out = subprocess.run([os.path.join(bench_dir, program), "--benchmark_format=json",
-                          "--benchmark_filter=" + bench_filter, "--benchmark_min_time=0.5"],
-                         capture_output=True, text=True, check=True).stdout
-    rows = {}
-    for b in json.loads(out)["benchmarks"]:
-        name, count = b["name"].split("/")[:2]
-        rows.setdefault(int(count), {})[name] = b
-    return rows
+    return gbench.rows(bench_dir, program, bench_filter)
 
 
 def validator_vs_parser():

@@ -10,30 +10,39 @@
 
 namespace tensorgate {
 
-void append_json_string_lossy(std::string& out, std::string_view s) {
-  out += '"';
+namespace {
+
+// `s` as a JSON string literal, invalid UTF-8 as U+FFFD, handed to `put` in pieces: the runs
+// that need no escape whole, then each escape or UTF-8 sequence. The one loop behind both the
+// writer and append_json_string_lossy.
+template <typename Put>
+void lossy_literal(std::string_view s, Put&& put) {
+  put(std::string_view("\""));
   std::size_t i = 0;
   while (i < s.size()) {
     const std::size_t run = detail::plain_run(s.data() + i, s.size() - i, true);
-    out.append(s.data() + i, run);
+    put(s.substr(i, run));
     i += run;
     if (i == s.size()) break;
     const auto c = static_cast<unsigned char>(s[i]);
     if (c < 0x80) {
-      detail::append_escape(out, c);
+      std::string escape;  // at most 6 bytes: no allocation
+      detail::append_escape(escape, c);
+      put(std::string_view(escape));
       ++i;
       continue;
     }
     const std::size_t n = utf8_sequence_length(s, i);
-    if (n == 0) {
-      out += "\xEF\xBF\xBD";  // U+FFFD
-      ++i;
-    } else {
-      out.append(s.data() + i, n);
-      i += n;
-    }
+    put(n == 0 ? std::string_view("\xEF\xBF\xBD") : s.substr(i, n));  // U+FFFD for a byte that starts no sequence
+    i += n == 0 ? 1 : n;
   }
-  out += '"';
+  put(std::string_view("\""));
+}
+
+}  // namespace
+
+void append_json_string_lossy(std::string& out, std::string_view s) {
+  lossy_literal(s, [&out](std::string_view piece) { out.append(piece); });
 }
 
 JsonWriter::JsonWriter(Sink sink) : sink_(std::move(sink)), buf_(new char[kBufferBytes]) {}
@@ -50,28 +59,9 @@ void JsonWriter::put(std::string_view s) {
 
 std::size_t JsonWriter::plain_ascii_run(const char* p, std::size_t n) { return detail::plain_run(p, n, true); }
 
-// As append_json_string_lossy, into the buffer: the runs that need no escape are copied whole.
+// The strings the inline path does not take: escapes, UTF-8, or more than the buffer has room for.
 void JsonWriter::put_string_slow(std::string_view s) {
-  put('"');
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const std::size_t run = detail::plain_run(s.data() + i, s.size() - i, true);
-    put(s.substr(i, run));
-    i += run;
-    if (i == s.size()) break;
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      std::string escape;
-      detail::append_escape(escape, c);
-      put(escape);
-      ++i;
-      continue;
-    }
-    const std::size_t n = utf8_sequence_length(s, i);
-    put(n == 0 ? std::string_view("\xEF\xBF\xBD") : s.substr(i, n));  // U+FFFD for a byte that starts no sequence
-    i += n == 0 ? 1 : n;
-  }
-  put('"');
+  lossy_literal(s, [this](std::string_view piece) { put(piece); });
 }
 
 void JsonWriter::number(double v) {
