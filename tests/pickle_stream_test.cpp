@@ -251,6 +251,49 @@ TEST(PickleStream, CapacityLimitsAbort) {
   EXPECT_EQ(r.aborted->limit, "pickle-kept-bytes");
 }
 
+// Kept strings and tuples nothing refers to any more are collected: a pickle whose dropped
+// strings add up to three times Limits::pickle.max_kept_bytes still resolves a STACK_GLOBAL of
+// fresh strings after them (before collection it aborted: pickle-kept-bytes), and what the memo
+// holds (strings, a tuple of strings) survives every collection and renumbering.
+TEST(PickleStream, StringsNothingRefersToAreCollected) {
+  tensorgate::Limits limits;
+  limits.pickle.max_kept_bytes = 64 << 10;
+  PickleBuilder b;
+  b.proto(4).str("builtins").put(1).str("eval").put(2);
+  b.mark().str("storage").global("torch", "FloatStorage").str("key-0").str("cpu").integer(4).tuple().put(3).op('0');
+  b.op(']');  // a list that takes the garbage
+  for (int batch = 0; batch < 100; ++batch) {
+    b.mark();
+    for (int k = 0; k < 100; ++k) {
+      b.str("transient-string-" + std::to_string(batch * 100 + k));
+      if (k % 10 == 0) b.str("in-a-tuple").str("dropped").tuple_n(2).op('0');
+    }
+    b.op('e');  // APPENDS: the strings are dropped
+  }
+  b.op('0');
+  b.str("os").str("system").stack_global().op('0');     // fresh strings, kept after collecting
+  b.get(1).get(2).stack_global().op('0');                // the memo's strings, renumbered
+  b.get(3).op('Q').op('0');                              // the memo's tuple: a storage
+  const std::string bytes = b.op('N').stop().bytes();
+  ASSERT_GT(bytes.size(), 3 * limits.pickle.max_kept_bytes);
+
+  const auto r = tensorgate::validate_pickle(bytes, limits);
+  ASSERT_FALSE(r.aborted) << r.aborted->message;
+  EXPECT_EQ(errors_of(r), "PK.dangerous-global PK.dangerous-global");
+  EXPECT_NE(r.findings[0].message.find("os.system"), std::string::npos) << r.findings[0].message;
+  EXPECT_NE(r.findings[1].message.find("builtins.eval"), std::string::npos) << r.findings[1].message;
+  ASSERT_EQ(r.pickle->storages.size(), 1u);
+  EXPECT_EQ(r.pickle->storages[0].key, "key-0");
+  EXPECT_EQ(r.pickle->storages[0].location, "cpu");
+  EXPECT_EQ(r.pickle->storages[0].numel, 4u);
+
+  // Collections happen at chunk-independent points (between opcodes, by what is kept).
+  const std::string want = render(r);
+  for (const std::size_t cut : {std::size_t{1}, bytes.size() / 3, bytes.size() - 7}) {
+    ASSERT_EQ(render(feed_split([&] { return tensorgate::make_pickle_validator(limits); }, bytes, {cut})), want) << cut;
+  }
+}
+
 TEST(PickleStream, BytesWantedStopsAfterTheLastPickle) {
   auto v = tensorgate::make_pickle_validator();
   EXPECT_GT(v->bytes_wanted(), 0u);

@@ -50,9 +50,11 @@ struct PickleLimits {
   // Strings up to this length are kept (module, attribute and tensor names; a longer module
   // name is no real module); longer ones are known by their length only.
   std::uint32_t max_kept_string = 256;
-  // Bytes of kept strings per pickle (charged to the shared memory budget): a 100 MB pickle of
-  // small objects keeps ~20 MB. Past it, strings are no longer kept, and a STACK_GLOBAL that
-  // needs one aborts the scan.
+  // Bytes of kept strings and small tuples' items that are live at once per pickle (charged to
+  // the shared memory budget). Strings and tuples nothing refers to any more are collected, so
+  // this bounds what the stack and the memo hold, not the pickle's length: a 100 MB pickle of
+  // small objects memoised as CPython writes them holds ~30 MB. Past it, strings are no longer
+  // kept, and a STACK_GLOBAL that needs one aborts the scan.
   std::uint64_t max_kept_bytes = 64ull << 20;
   std::uint32_t max_tuple_kept = 16;     // tuples up to this size keep their items (call arguments, shapes)
   std::uint64_t max_globals = 4096;      // distinct globals in the summary (each still judged)

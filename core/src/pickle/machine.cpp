@@ -2,13 +2,15 @@
 // hashed elsewhere) and the pools of kept strings and tuple items.
 #include "pickle/machine.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 namespace tensorgate::detail::pickle {
 
 void Machine::reset() {
   stack_.clear();
   marks_.clear();
   memo_dense_.clear();
-  memo_set_.clear();
   memo_sparse_.clear();
   memo_count_ = 0;
   arena_.clear();
@@ -16,36 +18,46 @@ void Machine::reset() {
   items_.clear();
   tuples_.clear();
   strings_exhausted_ = false;
-  // Capacities are kept (a stream of many small pickles reuses them); memory_ counts them.
+  schedule_collect();
+  // Capacities and blocks are kept (a stream of many small pickles reuses them); memory()
+  // counts them.
+}
+
+std::uint64_t Machine::memory() const {
+  return stack_memory_ + memo_dense_.memory() + sparse_memory_ + arena_.memory() + strings_.memory() +
+         items_.memory() + tuples_.memory();
 }
 
 bool Machine::push(const Value& v) {
   if (stack_.size() >= limits_.max_stack) return false;
-  if (stack_.size() == stack_.capacity()) grow(stack_.capacity() * sizeof(Value) + 64);
+  if (stack_.size() == stack_.capacity()) stack_memory_ += stack_.capacity() * sizeof(Value) + 64;
   stack_.push_back(v);
   return true;
 }
 
 bool Machine::mark() {
   if (marks_.size() >= limits_.max_stack) return false;
-  if (marks_.size() == marks_.capacity()) grow(marks_.capacity() * sizeof(std::uint32_t) + 64);
+  if (marks_.size() == marks_.capacity()) stack_memory_ += marks_.capacity() * sizeof(std::uint32_t) + 64;
   marks_.push_back(static_cast<std::uint32_t>(stack_.size()));
   return true;
 }
 
 const Value* Machine::memo_get(std::uint64_t index) const {
-  if (index < memo_dense_.size()) return memo_set_[index] ? &memo_dense_[index] : nullptr;
+  if (index < memo_dense_.size()) {
+    const Value& v = memo_dense_[index];
+    return v.kind == Kind::unset ? nullptr : &v;
+  }
   const auto it = memo_sparse_.find(index);
   return it == memo_sparse_.end() ? nullptr : &it->second;
 }
 
 bool Machine::memo_put(std::uint64_t index, const Value& v) {
-  // Dense while the indices come in order (with small gaps): a vector slot, no hashing.
+  // Dense while the indices come in order (with small gaps): a block slot, no hashing.
   constexpr std::uint64_t kGap = 64;
   if (index < memo_dense_.size()) {
-    if (!memo_set_[index]) ++memo_count_;
-    memo_set_[index] = true;
-    memo_dense_[index] = v;
+    Value& slot = memo_dense_[index];
+    if (slot.kind == Kind::unset) ++memo_count_;
+    slot = v;
     return true;
   }
   if (const auto it = memo_sparse_.find(index); it != memo_sparse_.end()) {
@@ -56,14 +68,11 @@ bool Machine::memo_put(std::uint64_t index, const Value& v) {
   ++memo_count_;
   // At least half the dense slots hold a value: indices 0, 63, 126, ... go to the hash map.
   if (index < memo_dense_.size() + kGap && index < 2 * memo_count_ + kGap && memo_sparse_.empty()) {
-    if (index >= memo_dense_.capacity()) grow(memo_dense_.capacity() * (sizeof(Value) + 1) + 64);
-    memo_dense_.resize(index + 1);
-    memo_set_.resize(index + 1, false);
-    memo_dense_[index] = v;
-    memo_set_[index] = true;
+    memo_dense_.resize(index, Value{Kind::unset});
+    memo_dense_.push_back(v);
     return true;
   }
-  grow(2 * (sizeof(Value) + sizeof(std::uint64_t)));
+  sparse_memory_ += 2 * (sizeof(Value) + sizeof(std::uint64_t));
   memo_sparse_.emplace(index, v);
   return true;
 }
@@ -74,34 +83,34 @@ Value Machine::string_value(std::string_view text, std::uint64_t length) {
     v.flags = kNotKept;
     return v;
   }
-  if (arena_.size() + text.size() > limits_.max_kept_bytes) {
+  if (strings_exhausted_ || kept_bytes() + text.size() > limits_.max_kept_bytes ||
+      strings_.size() >= kNoRef || text.size() > decltype(arena_)::kLongestRun) {
     strings_exhausted_ = true;
     v.flags = kNotKept;
     return v;
   }
-  if (arena_.size() + text.size() > arena_.capacity()) grow(arena_.capacity() + text.size());
-  if (strings_.size() == strings_.capacity()) grow(strings_.capacity() * sizeof(StringRef) + 64);
   v.ref = static_cast<std::uint32_t>(strings_.size());
-  strings_.push_back({static_cast<std::uint32_t>(arena_.size()), static_cast<std::uint32_t>(text.size())});
-  arena_.append(text);
+  const std::uint64_t place = arena_.allocate(text.size());
+  if (!text.empty()) std::memcpy(arena_.at(place), text.data(), text.size());
+  strings_.push_back({place, static_cast<std::uint32_t>(text.size())});
   return v;
 }
 
 std::optional<std::string_view> Machine::text(const Value& v) const {
   if (v.kind != Kind::string || (v.flags & kNotKept) || v.ref == kNoRef) return std::nullopt;
   const StringRef r = strings_[v.ref];
-  return std::string_view(arena_).substr(r.offset, r.length);
+  return std::string_view(arena_.at(r.place), r.length);
 }
 
 Value Machine::tuple_of_top(std::size_t n) {
   Value v{Kind::tuple, 0, kNoRef, n};
-  const std::uint64_t bytes = (items_.size() + n) * sizeof(Value);
-  if (n > limits_.max_tuple_kept || bytes > limits_.max_kept_bytes) return v;
-  if (items_.size() + n > items_.capacity()) grow(items_.capacity() * sizeof(Value) + n * sizeof(Value));
-  if (tuples_.size() == tuples_.capacity()) grow(tuples_.capacity() * sizeof(TupleRef) + 64);
+  if (n > limits_.max_tuple_kept || n > decltype(items_)::kLongestRun || tuples_.size() >= kNoRef ||
+      kept_bytes() + n * sizeof(Value) > limits_.max_kept_bytes)
+    return v;
   v.ref = static_cast<std::uint32_t>(tuples_.size());
-  tuples_.push_back({static_cast<std::uint32_t>(items_.size()), static_cast<std::uint32_t>(n)});
-  items_.insert(items_.end(), stack_.end() - static_cast<std::ptrdiff_t>(n), stack_.end());
+  const std::uint64_t place = items_.allocate(n);
+  std::copy(stack_.end() - static_cast<std::ptrdiff_t>(n), stack_.end(), items_.at(place));
+  tuples_.push_back({place, static_cast<std::uint32_t>(n)});
   return v;
 }
 

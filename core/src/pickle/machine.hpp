@@ -4,7 +4,9 @@
 // fence, and the memo. Nothing here is allocated from a length the file announces: values are
 // 16 bytes, strings are kept only up to Limits::pickle.max_kept_string bytes, tuples keep their
 // items only up to max_tuple_kept, and every container of the pickle itself (lists, dicts,
-// sets) is opaque: its items stream by.
+// sets) is opaque: its items stream by. Kept strings and tuples no value refers to any more
+// are collected (machine_collect.cpp), so what is kept is bounded by what is live, not by the
+// length of the pickle.
 #include <boost/unordered/unordered_flat_map.hpp>
 #include <cstdint>
 #include <optional>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "common/seeded_hash.hpp"
+#include "pickle/pools.hpp"
 #include "tensorgate/limits.hpp"
 
 namespace tensorgate::detail::pickle {
@@ -24,6 +27,7 @@ enum class Kind : std::uint8_t {
   persistent,  // what persistent_load returned
   tensor,      // a torch rebuild call's result
   buffer,      // NEXT_BUFFER
+  unset,       // an empty memo slot (never on the stack)
 };
 
 inline constexpr std::uint32_t kNoRef = 0xffffffffu;
@@ -53,7 +57,7 @@ struct IntHash {
 // owner can hold it against its limits and budget.
 class Machine {
  public:
-  explicit Machine(const PickleLimits& limits) : limits_(limits) {}
+  explicit Machine(const PickleLimits& limits) : limits_(limits) { schedule_collect(); }
 
   void reset();  // a new pickle: empty stack, marks, memo and pools
 
@@ -96,35 +100,54 @@ class Machine {
   bool kept_tuple(const Value& v) const { return v.kind == Kind::tuple && v.ref != kNoRef; }
   std::size_t tuple_size(const Value& v) const { return kept_tuple(v) ? tuples_[v.ref].count : 0; }
   const Value* tuple_items(const Value& v) const {
-    return kept_tuple(v) ? items_.data() + tuples_[v.ref].start : nullptr;
+    return kept_tuple(v) ? items_.at(tuples_[v.ref].place) : nullptr;
   }
 
-  std::uint64_t memory() const { return memory_; }
+  // Between opcodes, when no value is held outside the stack and the memo: drops the kept
+  // strings and tuples nothing refers to any more, once enough were kept since the last time
+  // that the work pays for itself (machine_collect.cpp).
+  void collect_if_due() {
+    if (kept_bytes() >= next_collect_) collect();
+  }
+  std::uint64_t collections() const { return collections_; }
+
+  std::uint64_t memory() const;
   bool kept_strings_exhausted() const { return strings_exhausted_; }
 
  private:
   struct StringRef {
-    std::uint32_t offset;
+    std::uint64_t place;  // in arena_
     std::uint32_t length;
+    std::uint32_t unused = 0;
   };
   struct TupleRef {
-    std::uint32_t start;
+    std::uint64_t place;  // in items_
     std::uint32_t count;
+    std::uint32_t unused = 0;
   };
-  void grow(std::size_t bytes) { memory_ += bytes; }
+  // Bytes of kept strings and tuple items, with the block ends skipped (what max_kept_bytes bounds).
+  std::uint64_t kept_bytes() const { return arena_.used() + items_.used() * sizeof(Value); }
+  void collect();
+  void schedule_collect();  // sets next_collect_ from what is live now
+  void collect_strings(std::vector<std::uint32_t>& renumber);
+  void collect_tuples(std::vector<std::uint32_t>& renumber, const std::vector<std::uint32_t>& strings);
+  template <typename F>
+  void for_each_root(F f);
 
   const PickleLimits& limits_;
   std::vector<Value> stack_;
   std::vector<std::uint32_t> marks_;
-  std::vector<Value> memo_dense_;     // indices 0.. as MEMOIZE and the picklers number them
-  std::vector<bool> memo_set_;        // which dense slots hold a value
+  std::uint64_t stack_memory_ = 0;     // the grown sizes of stack_ and marks_
+  BlockVector<Value> memo_dense_;      // indices 0.. as MEMOIZE and the picklers number them; unset: empty
   boost::unordered_flat_map<std::uint64_t, Value, IntHash> memo_sparse_;  // any other index
-  std::uint64_t memo_count_ = 0;      // distinct indices stored (MEMOIZE's next index)
-  std::string arena_;                 // kept string bytes
-  std::vector<StringRef> strings_;
-  std::vector<Value> items_;          // kept tuple items
-  std::vector<TupleRef> tuples_;
-  std::uint64_t memory_ = 0;          // bytes held by the vectors above (their grown sizes)
+  std::uint64_t memo_count_ = 0;       // distinct indices stored (MEMOIZE's next index)
+  std::uint64_t sparse_memory_ = 0;
+  BumpBlocks<char> arena_;             // kept string bytes
+  BlockVector<StringRef> strings_;
+  BumpBlocks<Value> items_;            // kept tuple items
+  BlockVector<TupleRef> tuples_;
+  std::uint64_t next_collect_ = 0;     // kept_bytes() at which to collect again
+  std::uint64_t collections_ = 0;
   bool strings_exhausted_ = false;
 };
 

@@ -30,6 +30,7 @@ std::string_view kind_name(Kind k) {
     case Kind::persistent: return "persistent id";
     case Kind::tensor: return "tensor";
     case Kind::buffer: return "buffer";
+    case Kind::unset: break;  // never on the stack
   }
   return "value";
 }

@@ -57,6 +57,7 @@ std::size_t Scanner::step(const unsigned char* p, std::size_t n) {
 }
 
 std::size_t Scanner::take_opcode(const unsigned char* p, std::size_t n) {
+  m_.collect_if_due();  // between opcodes no value is held outside the stack and the memo
   op_ = p[0];
   info_ = &op_info(op_);
   op_pos_ = pos_++;
