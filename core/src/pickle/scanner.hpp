@@ -74,6 +74,7 @@ class Scanner {
 
   // scanner.cpp: the byte loop and argument gathering.
   std::size_t step(const unsigned char* p, std::size_t n);
+  std::size_t take_opcodes(const unsigned char* p, std::size_t n);
   std::size_t take_opcode(const unsigned char* p, std::size_t n);
   std::size_t take_fixed(const unsigned char* p, std::size_t n);
   std::size_t take_payload(const unsigned char* p, std::size_t n);
