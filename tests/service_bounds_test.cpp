@@ -1,5 +1,5 @@
 // What an outside attacker found on the service, each over a real socket: budget squatting,
-// an unguarded /v1/check-model, tiny chunks, probes at the connection cap, bounded reports,
+// a header parse past its CPU deadline, an unguarded /v1/check-model, tiny chunks, probes at the connection cap, bounded reports,
 // and the HTTP details of RFC 9110/9112 (HEAD, empty lines, Host, 411, Retry-After).
 #include <gtest/gtest.h>
 
@@ -40,6 +40,28 @@ TEST(ServiceBounds, GgufPastTheBudgetIs503MemoryBudget) {
   EXPECT_EQ(r.status, 503u) << r.body;
   EXPECT_EQ(r.code(), "memory-budget");
   EXPECT_EQ(r.header("retry-after"), "5");
+}
+
+// A large header's parse runs on a worker against max_parse_cpu, on the worker's own CPU clock:
+// past it, 413 validation-limit with the limit named, and the server goes on answering.
+TEST(ServiceBounds, AHeaderParsePastItsCpuDeadlineIs413) {
+  ServiceConfig cfg = test_config();
+  cfg.max_parse_cpu = std::chrono::milliseconds(1);
+  TestServer s(cfg);
+  std::string meta = "{\"__metadata__\":{";
+  for (int i = 0; i < 200'000; ++i) meta += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":\"v\"";
+  meta += "},\"w\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}";
+  const std::string file = tgtest::st_file(meta, "x");  // 3.3 MB: a worker's parse, ~100 ms of CPU
+  const HttpResponse r = upload(s.port(), file);
+  EXPECT_EQ(r.status, 413u) << r.body;
+  EXPECT_EQ(r.code(), "validation-limit");
+  EXPECT_EQ(r.json().as_object().at("limit").as_string(), "parse-cpu-deadline");
+  EXPECT_EQ(r.header("retry-after"), "");
+  EXPECT_EQ(get(s.port(), "/livez").status, 200u);
+
+  cfg.max_parse_cpu = std::chrono::milliseconds(0);  // off
+  TestServer off(cfg);
+  EXPECT_EQ(upload(off.port(), file).status, 200u);
 }
 
 TEST(ServiceBounds, CheckModelTakesAnUploadSlot) {

@@ -12,7 +12,7 @@ namespace {
 
 // Durations are given in milliseconds; program_options reads them into these, then into Millis.
 struct Durations {
-  std::int64_t header, body_idle, rate_window, keepalive, write, write_window, linger, drain;
+  std::int64_t header, body_idle, rate_window, keepalive, write, write_window, linger, drain, parse_cpu;
 };
 
 void add_limits(po::options_description& d, ServiceConfig& c, Durations& t) {
@@ -30,6 +30,7 @@ void add_limits(po::options_description& d, ServiceConfig& c, Durations& t) {
       ("max-check-model-bytes", po::value(&c.max_check_model_bytes)->default_value(c.max_check_model_bytes), "largest /v1/check-model body; above: 413")
       ("max-safetensors-header-bytes", po::value(&c.max_safetensors_header_bytes)->default_value(c.max_safetensors_header_bytes), "largest safetensors header buffered; above (and within the format's cap): 413")
       ("header-memory-budget-bytes", po::value(&c.header_memory_budget_bytes)->default_value(c.header_memory_budget_bytes), "header bytes, and the tables parsed from them, all uploads may hold together; past it: 503")
+      ("max-parse-cpu-ms", po::value(&t.parse_cpu)->default_value(t.parse_cpu), "CPU time the parse of one large header may take; past it: 413; 0 = off")
       ("max-concurrent-uploads", po::value(&c.max_concurrent_uploads)->default_value(c.max_concurrent_uploads), "uploads at once; past it: 503")
       ("header-timeout-ms", po::value(&t.header)->default_value(t.header), "time for a request's header, from its first byte")
       ("body-idle-timeout-ms", po::value(&t.body_idle)->default_value(t.body_idle), "longest wait for body bytes")
@@ -59,6 +60,7 @@ void apply(const Durations& t, ServiceConfig& c) {
   c.min_write_rate_window = Millis(t.write_window);
   c.linger_timeout = Millis(t.linger);
   c.drain_timeout = Millis(t.drain);
+  c.max_parse_cpu = Millis(t.parse_cpu);
 }
 
 // Boost.ProgramOptions reads "-1" for an unsigned option as its wrapped value (2^64 - 1): a
@@ -100,7 +102,7 @@ ServeOptions parse_serve_options(const std::vector<std::string>& args) {
   ServiceConfig& c = out.config;
   Durations t{c.header_timeout.count(), c.body_idle_timeout.count(), c.min_body_rate_window.count(),
               c.keepalive_timeout.count(), c.write_timeout.count(), c.min_write_rate_window.count(),
-              c.linger_timeout.count(), c.drain_timeout.count()};
+              c.linger_timeout.count(), c.drain_timeout.count(), c.max_parse_cpu.count()};
   std::string listen = c.host + ":" + std::to_string(c.port);
   std::string config_file;
   bool no_ui = !c.ui;

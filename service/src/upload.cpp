@@ -3,6 +3,7 @@
 #include <span>
 
 #include "context.hpp"
+#include "cpu_deadline.hpp"
 #include "tensorgate/report_writers.hpp"
 #include "validator_factory.hpp"
 
@@ -10,7 +11,7 @@ namespace tensorgate::service {
 
 Upload::Upload(ServiceContext& ctx, UploadOptions options,
                std::optional<std::uint64_t> content_length)
-    : max_body_(ctx.config.max_body_bytes), options_(std::move(options)) {
+    : max_body_(ctx.config.max_body_bytes), max_parse_cpu_(ctx.config.max_parse_cpu), options_(std::move(options)) {
   Limits limits;
   limits.max_header_bytes = ctx.config.max_safetensors_header_bytes;
   validator_ = make_upload_validator(options_.format, options_.name.value_or(""), limits,
@@ -34,9 +35,14 @@ bool Upload::put(const void* data, std::size_t size) {
   return true;
 }
 
+// On a worker thread: the heavy step runs here, against its CPU deadline.
 void Upload::feed_pending() {
-  if (progress_ == Progress::need_more)
+  if (progress_ == Progress::need_more) {
+    std::optional<ThreadCpuDeadline> deadline;
+    if (max_parse_cpu_.count() > 0) validator_->set_deadline(&deadline.emplace(max_parse_cpu_));
     progress_ = validator_->feed(std::span(reinterpret_cast<const std::byte*>(pending_.data()), pending_.size()));
+    validator_->set_deadline(nullptr);
+  }
   pending_ = std::string();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // One upload being validated: the body bytes go to the validator and the digest as they arrive
 // and are never stored. The session owns it; the Beast body reader (upload_body.hpp) feeds it.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -44,6 +45,7 @@ class Upload {
 
  private:
   std::uint64_t max_body_;
+  std::chrono::milliseconds max_parse_cpu_;
   UploadOptions options_;
   std::unique_ptr<Validator> validator_;
   std::optional<UploadDigest> digest_;

@@ -8,6 +8,7 @@
 #include <span>
 #include <string_view>
 
+#include "tensorgate/deadline.hpp"
 #include "tensorgate/limits.hpp"
 #include "tensorgate/memory_budget.hpp"
 #include "tensorgate/report.hpp"
@@ -49,6 +50,12 @@ class Validator {
     (void)size;
     return false;
   }
+
+  // A deadline for the step that runs long within one feed (the safetensors header parse):
+  // past it the validator stops with Report::aborted, limit "parse-cpu-deadline". Set it before
+  // the feed that completes such a step and clear it (null) after; validators without such a
+  // step ignore it, since a face can watch its clock between feeds.
+  virtual void set_deadline(Deadline* deadline) { (void)deadline; }
 
   // The report of what is established so far, without end-of-input checks (early answers).
   virtual Report snapshot() const = 0;

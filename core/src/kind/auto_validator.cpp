@@ -76,6 +76,7 @@ void AutoValidator::choose(const Classification& c) {
     default: delegate_ = make_kind_validator(c, limits_); break;
   }
   if (total_) delegate_->set_total_size(*total_);
+  delegate_->set_deadline(deadline_);
   if (const auto why = extension_mismatch(name_, c.format))
     extension_ = Finding{Rule::fk_extension, Severity::warning, *why, std::nullopt, std::nullopt};
   delegate_->feed(head_);

@@ -31,6 +31,10 @@ class AutoValidator final : public Validator {
   bool completes_heavy_step(std::uint64_t size) const override {
     return delegate_ && delegate_->completes_heavy_step(size);
   }
+  void set_deadline(Deadline* deadline) override {
+    deadline_ = deadline;
+    if (delegate_) delegate_->set_deadline(deadline);
+  }
   Report snapshot() const override;
   Report finish() override;
 
@@ -45,6 +49,7 @@ class AutoValidator final : public Validator {
   std::string name_;
   Limits limits_;
   MemoryBudget* budget_;
+  Deadline* deadline_ = nullptr;
   std::optional<std::uint64_t> total_;
   std::uint64_t seen_ = 0;  // bytes fed or skipped
   std::string head_;        // the first kPrefix bytes: the choice, then the pickle-head probe

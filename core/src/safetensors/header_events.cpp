@@ -14,33 +14,33 @@ std::string_view sv(boost::json::string_view s) { return {s.data(), s.size()}; }
 
 }  // namespace
 
-bool HeaderHandler::on_object_begin(error_code&) {
+bool HeaderHandler::on_object_begin(error_code& ec) {
   const Want w = current_want();
   switch (w) {
     case Want::root: push(Ctx::root); return true;
-    case Want::metadata: table_.set_has_metadata(); push(Ctx::metadata); return true;
-    case Want::entry: in_entry_ = true; push(Ctx::entry); return true;
+    case Want::metadata: table_.set_has_metadata(); push(Ctx::metadata); return tick(ec);
+    case Want::entry: in_entry_ = true; push(Ctx::entry); return tick(ec);
     case Want::dim: on_dim(Kind::object, {}, 0); break;
     case Want::offset: on_offset(Kind::object, {}, 0); break;
     case Want::skip: break;
     default: wrong_type(w, Kind::object); break;
   }
   push(Ctx::skip_object);
-  return true;
+  return tick(ec);
 }
 
-bool HeaderHandler::on_array_begin(error_code&) {
+bool HeaderHandler::on_array_begin(error_code& ec) {
   const Want w = current_want();
   switch (w) {
-    case Want::shape: dims_.clear(); push(Ctx::shape); return true;
-    case Want::offsets: entry_.offsets_count = 0; push(Ctx::offsets); return true;
+    case Want::shape: dims_.clear(); push(Ctx::shape); return tick(ec);
+    case Want::offsets: entry_.offsets_count = 0; push(Ctx::offsets); return tick(ec);
     case Want::dim: on_dim(Kind::array, {}, 0); break;
     case Want::offset: on_offset(Kind::array, {}, 0); break;
     case Want::skip: break;
     default: wrong_type(w, Kind::array); break;
   }
   push(Ctx::skip_array);
-  return true;
+  return tick(ec);
 }
 
 bool HeaderHandler::on_object_end(std::size_t n, error_code&) {
@@ -78,7 +78,7 @@ bool HeaderHandler::on_string(string_view s, std::size_t, error_code& ec) {
     return covered(ec);
   }
   value(Kind::string);
-  return true;
+  return tick(ec);
 }
 
 // Integers are where a shape grows (dims_): charged like the table.
@@ -94,7 +94,7 @@ bool HeaderHandler::on_uint64(std::uint64_t v, string_view text, error_code& ec)
   return covered(ec);
 }
 
-bool HeaderHandler::on_double(double v, string_view text, error_code&) {
+bool HeaderHandler::on_double(double v, string_view text, error_code& ec) {
   note_pos(text);
   if (std::isinf(v) && current_want() == Want::skip) {
     reference_rejects_ = true;
@@ -102,17 +102,17 @@ bool HeaderHandler::on_double(double v, string_view text, error_code&) {
                                          quoted(sv(text)));
   }
   value(Kind::number, text);
-  return true;
+  return tick(ec);
 }
 
-bool HeaderHandler::on_bool(bool, error_code&) {
+bool HeaderHandler::on_bool(bool, error_code& ec) {
   value(Kind::boolean);
-  return true;
+  return tick(ec);
 }
 
-bool HeaderHandler::on_null(error_code&) {
+bool HeaderHandler::on_null(error_code& ec) {
   value(Kind::null);
-  return true;
+  return tick(ec);
 }
 
 void HeaderHandler::value(Kind kind, string_view text, std::uint64_t integer) {

@@ -134,16 +134,27 @@ class HeaderHandler {
   // parser) once the memory budget refuses. Called per key and value: the common case is one
   // comparison.
   bool covered(error_code& ec) {
+    if (!tick(ec)) return false;
     const std::size_t bytes = table_.bytes() + name_key_bytes_ + dims_.capacity() * sizeof(std::uint64_t);
     return bytes <= covered_bytes_ || cover_more(bytes, ec);
   }
   bool cover_more(std::size_t bytes, error_code& ec);
+  // Counts an event; every TableAllowance::kDeadlinePollEvents events asks the deadline, and
+  // once it has passed sets `ec` (which stops the parser). Every event calls this or covered().
+  bool tick(error_code& ec) {
+    if (--ticks_left_ != 0) return true;
+    ticks_left_ = TableAllowance::kDeadlinePollEvents;
+    if (allowance_.time_left()) return true;
+    ec = make_error_code(boost::system::errc::timed_out);
+    return false;
+  }
   std::optional<std::string_view> entry_name() const;
 
   TableBuilder& table_;
   FindingList& findings_;
   TableAllowance& allowance_;
   std::size_t covered_bytes_ = 0;   // what allowance_ covers now
+  std::uint32_t ticks_left_ = TableAllowance::kDeadlinePollEvents;
   std::size_t name_key_bytes_ = 0;  // the duplicate-name scan's keys and their sort buffer
   const char* header_begin_;  // the header text, for "does this string lie in it"
   const char* header_end_;

@@ -71,8 +71,9 @@ ParsedHeader parse_header(std::string header, const Limits& limits, FindingList&
                                                   limits.max_json_depth, estimate_tensors(text));
   boost::json::error_code ec;
   const std::size_t used = parser.write_some(false, text.data(), text.size(), ec);
-  if (allowance.refused()) {
-    out.budget_refused = true;
+  if (allowance.refused() || allowance.timed_out()) {
+    out.budget_refused = allowance.refused();
+    out.deadline_passed = allowance.timed_out();
     out.table = builder.release();
     return out;
   }

@@ -18,12 +18,13 @@ struct ParsedHeader {
   std::uint64_t object_end = 0;     // header position just after the root object
   bool reference_rejects = false;   // valid here, but the reference reader refuses it
   bool budget_refused = false;      // the memory budget refused the table: no verdict
+  bool deadline_passed = false;     // the allowance's CPU deadline passed: no verdict
 };
 
 // Parses and checks all N header bytes at once (ST2, ST3, ST4; STW warnings). Boost.JSON 1.81
 // must see the whole header in one write_some: a \u escape split across calls overflows its
 // stack buffer (boostorg/json#876).
-// The table is charged to `allowance` as it grows.
+// The table is charged to `allowance` as it grows, and the parse stops once its deadline passes.
 ParsedHeader parse_header(std::string header, const Limits& limits, FindingList& findings,
                           TableAllowance& allowance);
 

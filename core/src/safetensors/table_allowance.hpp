@@ -1,5 +1,6 @@
 #pragma once
-// The memory a parsed header's table may take from the shared budget.
+// The memory a parsed header's table may take from the shared budget, and the CPU time its
+// parse may take (tensorgate/deadline.hpp).
 //
 // Why: the header's bytes are charged before they are buffered, but the table built from them
 // can be several times larger ("a":0 is 6 header bytes and a 48-byte record; [1,1,1] spends
@@ -10,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "tensorgate/deadline.hpp"
 #include "tensorgate/memory_budget.hpp"
 
 namespace tensorgate::detail {
@@ -18,7 +20,12 @@ class TableAllowance {
  public:
   static constexpr std::size_t kStep = std::size_t{1} << 20;
 
-  explicit TableAllowance(MemoryBudget* budget) : budget_(budget) {}
+  // The parse asks the deadline once per this many JSON events (~0.5 ms of parsing): often
+  // enough to stop within a millisecond of it, rarely enough that the clock costs nothing.
+  static constexpr std::uint32_t kDeadlinePollEvents = 16384;
+
+  explicit TableAllowance(MemoryBudget* budget, Deadline* deadline = nullptr)
+      : budget_(budget), deadline_(deadline) {}
 
   // The table now holds `bytes`; false once the budget refused to cover them.
   bool cover(std::size_t bytes) {
@@ -36,14 +43,22 @@ class TableAllowance {
   }
 
   bool refused() const { return refused_; }
+  // Whether time is left (asked every kDeadlinePollEvents events); false once the deadline passed.
+  bool time_left() {
+    if (deadline_ && !timed_out_ && deadline_->passed()) timed_out_ = true;
+    return !timed_out_;
+  }
+  bool timed_out() const { return timed_out_; }
   // Bytes the table may reach before the next call to cover() can change anything.
   std::size_t covered() const { return budget_ ? charged_ : SIZE_MAX; }
   std::size_t charged() const { return charged_; }
 
  private:
   MemoryBudget* budget_;
+  Deadline* deadline_;
   std::size_t charged_ = 0;
   bool refused_ = false;
+  bool timed_out_ = false;
 };
 
 }  // namespace tensorgate::detail

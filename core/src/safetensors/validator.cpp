@@ -132,7 +132,7 @@ std::size_t SafetensorsValidator::take_header(std::span<const std::byte> chunk) 
 }
 
 void SafetensorsValidator::on_header() {
-  TableAllowance allowance(budget_);
+  TableAllowance allowance(budget_, deadline_);
   ParsedHeader parsed = parse_header(std::move(header_), limits_, findings_, allowance);
   budget_held_ += allowance.charged();
   header_ = std::string();
@@ -141,6 +141,12 @@ void SafetensorsValidator::on_header() {
     aborted_ = Aborted{"header-memory-budget", "no memory left in the shared budget for the tables of a " +
                                                    std::to_string(n_) + "-byte header",
                        AbortKind::memory_budget};
+    state_ = State::stopped;
+    return;
+  }
+  if (parsed.deadline_passed) {
+    aborted_ = Aborted{"parse-cpu-deadline", "the parse of a " + std::to_string(n_) +
+                                                 "-byte header took more CPU time than this checker allows"};
     state_ = State::stopped;
     return;
   }

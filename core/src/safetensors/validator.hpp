@@ -26,6 +26,7 @@ class SafetensorsValidator final : public Validator {
   bool completes_heavy_step(std::uint64_t size) const override {
     return state_ == State::header && n_ > (1u << 20) && size >= bytes_wanted();
   }
+  void set_deadline(Deadline* deadline) override { deadline_ = deadline; }
   Report snapshot() const override;
   Report finish() override;
 
@@ -53,6 +54,7 @@ class SafetensorsValidator final : public Validator {
 
   Limits limits_;
   MemoryBudget* budget_;
+  Deadline* deadline_ = nullptr;
   std::size_t budget_held_ = 0;
   State state_ = State::length;
   std::optional<std::uint64_t> total_size_;

@@ -52,6 +52,11 @@ struct ServiceConfig {
   // traffic take two cores. Past it: 400. Real clients send chunks of 8 KiB or more.
   std::uint64_t min_average_chunk_bytes = 1024;
   std::uint64_t free_chunks = 1024;
+  // CPU time one heavy step of an upload (the parse of a safetensors header above 1 MiB) may take
+  // on its worker thread. The worst header seen, 52 MB of 3.5 million metadata keys, takes ~2.5 s
+  // here; a valid 100 MB header of a million tensors ~0.7 s. Past it: 413 validation-limit
+  // (limit parse-cpu-deadline). 0 turns it off.
+  Millis max_parse_cpu{10'000};
   // Uploads being read at once. Past it: 503.
   std::uint32_t max_concurrent_uploads = 128;
 
