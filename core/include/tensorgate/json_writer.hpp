@@ -90,6 +90,8 @@ class JsonWriter {
 
   // Hands what is buffered to the sink.
   void flush();
+  // Bytes written so far, flushed or not.
+  std::uint64_t written() const { return flushed_ + used_; }
 
  private:
   // The output buffer, allocated once: every piece is copied into it, and the sink gets it
@@ -143,6 +145,7 @@ class JsonWriter {
   Sink sink_;
   std::unique_ptr<char[]> buf_;
   std::size_t used_ = 0;
+  std::uint64_t flushed_ = 0;
   std::uint32_t depth_ = 0;
   bool need_comma_ = false;
 };

@@ -1,6 +1,7 @@
 #pragma once
 // The report formats every face shares: JSON (schema tensorgate.report/1, docs/report.schema.json),
 // SARIF 2.1.0 for code-scanning pages, and short aligned text for people.
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -40,6 +41,25 @@ struct ReportOptions {
 
 // The fields of one file's report object (without the braces), for callers that add fields.
 void write_report_fields(JsonWriter& w, const Report& report, const ReportOptions& options);
+
+// The same fields written a piece at a time, for a face that sends a large report as it is
+// written (the service's streamed answers) rather than building it whole. Each resume() writes
+// on until at least `piece_bytes` more have gone into the writer (whole list items: a piece
+// may be a little longer), or to the end; the caller takes what the writer's sink got. The
+// report and the writer must outlive this object. The output is write_report_fields' own.
+class ReportFieldsWriter {
+ public:
+  ReportFieldsWriter(JsonWriter& w, const Report& report, const ReportOptions& options);
+  ~ReportFieldsWriter();
+  ReportFieldsWriter(const ReportFieldsWriter&) = delete;
+  ReportFieldsWriter& operator=(const ReportFieldsWriter&) = delete;
+  // Writes on; false once every field is written (and then again without writing).
+  bool resume(std::size_t piece_bytes);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 // One finding as a JSON object ({"rule", "severity", "message", "offset", "tensor"}).
 void write_finding(JsonWriter& w, const Finding& f);
 // One file's report as a JSON object: equal texts mean equal reports (tests, fuzzers).

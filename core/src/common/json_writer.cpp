@@ -93,6 +93,7 @@ void JsonWriter::flush() {
   if (used_ == 0) return;
   const std::size_t n = used_;
   used_ = 0;
+  flushed_ += n;
   sink_(std::string_view(buf_.get(), n));
 }
 

@@ -20,7 +20,8 @@ std::string_view type_name(std::uint32_t id) {
   return t ? t->name : "unknown";
 }
 
-void write_tensors(JsonWriter& w, const GgufTensorTable& table, Truncations& cuts) {
+Steps write_tensors(StepContext& c, const GgufTensorTable& table, Truncations& cuts) {
+  JsonWriter& w = c.w;
   w.begin_array();
   const std::size_t shown = static_cast<std::size_t>(std::min<std::uint64_t>(table.size(), cuts.limits().max_tensors));
   cuts.omit_tensors(table.size() - shown);
@@ -36,13 +37,15 @@ void write_tensors(JsonWriter& w, const GgufTensorTable& table, Truncations& cut
     w.field("offset", t.offset);
     w.field("bytes", t.bytes);
     w.end_object();
+    co_await c.pause();
   }
   w.end_array();
 }
 
 }  // namespace
 
-void write_gguf_summary(JsonWriter& w, const GgufSummary& s, const ReportOptions& options) {
+Steps write_gguf_summary(StepContext& c, const GgufSummary& s, const ReportOptions& options) {
+  JsonWriter& w = c.w;
   w.begin_object();
   w.field("version", s.version);
   w.field("byte_order", s.big_endian ? "big" : "little");
@@ -81,10 +84,10 @@ void write_gguf_summary(JsonWriter& w, const GgufSummary& s, const ReportOptions
   optional_field(w, "split_count", s.split_count);
   optional_field(w, "split_tensors_count", s.split_tensors_count);
   Truncations cuts(options.limits);
-  for (const GgufStringCut& c : s.cut_strings) cuts.add_cut("metadata value", c.key, c.bytes, c.sha256);
+  for (const GgufStringCut& cut : s.cut_strings) cuts.add_cut("metadata value", cut.key, cut.bytes, cut.sha256);
   if (options.include_tensors && s.tensors) {
     w.key("tensors");
-    write_tensors(w, *s.tensors, cuts);
+    co_await write_tensors(c, *s.tensors, cuts);
   }
   cuts.write(w);
   w.end_object();

@@ -5,6 +5,7 @@
 #include "report/directory_json.hpp"
 #include "report/gguf_json.hpp"
 #include "report/kinds_json.hpp"
+#include "report/steps.hpp"
 #include "report/truncations.hpp"
 #include "tensorgate/report_writers.hpp"
 
@@ -31,7 +32,8 @@ void write_finding(JsonWriter& w, const Finding& f) {
 
 namespace {
 
-void write_tensors(JsonWriter& w, const TensorTable& table, detail::Truncations& cuts) {
+detail::Steps write_tensors(detail::StepContext& c, const TensorTable& table, detail::Truncations& cuts) {
+  JsonWriter& w = c.w;
   w.begin_array();
   const std::size_t shown = static_cast<std::size_t>(std::min<std::uint64_t>(table.size(), cuts.limits().max_tensors));
   cuts.omit_tensors(table.size() - shown);
@@ -50,12 +52,14 @@ void write_tensors(JsonWriter& w, const TensorTable& table, detail::Truncations&
     w.number(t.end);
     w.end_array();
     w.end_object();
+    co_await c.pause();
   }
   w.end_array();
 }
 
-void write_safetensors_summary(JsonWriter& w, const SafetensorsSummary& s,
-                               const ReportOptions& options) {
+detail::Steps write_safetensors_summary(detail::StepContext& c, const SafetensorsSummary& s,
+                                        const ReportOptions& options) {
+  JsonWriter& w = c.w;
   w.begin_object();
   w.field("header_length", s.header_length);
   w.field("data_length", s.data_length);
@@ -88,6 +92,7 @@ void write_safetensors_summary(JsonWriter& w, const SafetensorsSummary& s,
       continue;
     }
     w.field(k, cuts.cut(v, "metadata value", k));
+    co_await c.pause();
   }
   w.end_object();
   w.key("architecture");
@@ -98,17 +103,15 @@ void write_safetensors_summary(JsonWriter& w, const SafetensorsSummary& s,
   if (s.min_reference_version) w.string(version_string(*s.min_reference_version)); else w.null();
   if (options.include_tensors && s.tensors) {
     w.key("tensors");
-    write_tensors(w, *s.tensors, cuts);
+    co_await write_tensors(c, *s.tensors, cuts);
   }
   cuts.write(w);
   w.end_object();
 }
 
-}  // namespace
-
-std::string_view tool_version() { return TENSORGATE_VERSION; }
-
-void write_report_fields(JsonWriter& w, const Report& r, const ReportOptions& options) {
+// The fields of write_report_fields, pausing after each finding and in every list of the summary.
+detail::Steps report_field_steps(detail::StepContext& c, const Report& r, const ReportOptions& options) {
+  JsonWriter& w = c.w;
   w.field("format", format_name(r.format));
   w.key("valid");  // an aborted check has no verdict: null, not false
   if (r.aborted) w.null(); else w.boolean(r.valid);
@@ -117,7 +120,10 @@ void write_report_fields(JsonWriter& w, const Report& r, const ReportOptions& op
   w.field("bytes", r.bytes_seen);
   w.key("findings");
   w.begin_array();
-  for (const Finding& f : r.findings) write_finding(w, f);
+  for (const Finding& f : r.findings) {
+    write_finding(w, f);
+    co_await c.pause();
+  }
   w.end_array();
   w.field("findings_dropped", r.findings_dropped);
   w.key("aborted");
@@ -130,9 +136,42 @@ void write_report_fields(JsonWriter& w, const Report& r, const ReportOptions& op
     w.null();
   }
   w.key("summary");
-  if (r.safetensors) write_safetensors_summary(w, *r.safetensors, options);
-  else if (r.gguf) detail::write_gguf_summary(w, *r.gguf, options);
-  else if (!detail::write_kind_summary(w, r, options)) w.null();
+  if (r.safetensors) co_await write_safetensors_summary(c, *r.safetensors, options);
+  else if (r.gguf) co_await detail::write_gguf_summary(c, *r.gguf, options);
+  else if (detail::has_kind_summary(r)) co_await detail::write_kind_summary(c, r, options);
+  else w.null();
+}
+
+}  // namespace
+
+std::string_view tool_version() { return TENSORGATE_VERSION; }
+
+void write_report_fields(JsonWriter& w, const Report& r, const ReportOptions& options) {
+  detail::StepContext c{w};
+  detail::run_to_end(report_field_steps(c, r, options));
+}
+
+struct ReportFieldsWriter::State {
+  State(JsonWriter& w, const Report& report, const ReportOptions& options)
+      : context{w}, steps(report_field_steps(context, report, options)) {}
+  detail::StepContext context;  // before steps: the writers hold a reference to it
+  detail::Steps steps;
+};
+
+ReportFieldsWriter::ReportFieldsWriter(JsonWriter& w, const Report& report, const ReportOptions& options)
+    : state_(std::make_unique<State>(w, report, options)) {}
+
+ReportFieldsWriter::~ReportFieldsWriter() = default;
+
+bool ReportFieldsWriter::resume(std::size_t piece_bytes) {
+  State& s = *state_;
+  if (s.steps.done()) return false;
+  const std::uint64_t now = s.context.w.written();
+  s.context.pause_at = piece_bytes > UINT64_MAX - now ? UINT64_MAX : now + piece_bytes;
+  const std::coroutine_handle<> next = s.context.paused ? s.context.paused : s.steps.handle();
+  s.context.paused = {};
+  next.resume();
+  return !s.steps.done();
 }
 
 std::string report_json(const Report& report, const ReportOptions& options) {

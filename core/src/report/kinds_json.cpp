@@ -9,7 +9,8 @@ void write_shape(JsonWriter& w, const std::vector<std::uint64_t>& shape) {
   w.end_array();
 }
 
-void write_npy_summary(JsonWriter& w, const NpySummary& s, const ReportOptions& options) {
+Steps write_npy_summary(StepContext& c, const NpySummary& s, const ReportOptions& options) {
+  JsonWriter& w = c.w;
   w.begin_object();
   w.field("kind", "npy");
   w.field("version", std::to_string(s.major) + "." + std::to_string(s.minor));
@@ -24,11 +25,12 @@ void write_npy_summary(JsonWriter& w, const NpySummary& s, const ReportOptions& 
   if (s.item_size) w.number(*s.item_size); else w.null();
   w.field("object", s.object);
   w.key("pickle");
-  if (s.pickle) write_pickle_summary(w, *s.pickle, options); else w.null();
+  if (s.pickle) co_await write_pickle_summary(c, *s.pickle, options); else w.null();
   w.end_object();
 }
 
-void write_zip_summary(JsonWriter& w, const ZipSummary& s, const ReportOptions& options) {
+Steps write_zip_summary(StepContext& c, const ZipSummary& s, const ReportOptions& options) {
+  JsonWriter& w = c.w;
   w.begin_object();
   w.field("kind", "zip");
   w.field("entries", s.entries);
@@ -45,6 +47,7 @@ void write_zip_summary(JsonWriter& w, const ZipSummary& s, const ReportOptions& 
     w.field("uncompressed", e.uncompressed);
     w.field("content", e.content);
     w.end_object();
+    co_await c.pause();
   }
   w.end_array();
   w.field("entries_not_listed", s.entries_not_listed);
@@ -64,6 +67,7 @@ void write_zip_summary(JsonWriter& w, const ZipSummary& s, const ReportOptions& 
       w.field("dtype", st.dtype);
       w.field("numel", st.numel);
       w.end_object();
+      co_await c.pause();
     }
     w.end_array();
     w.field("storages_not_listed", s.storages_not_listed);
@@ -78,25 +82,28 @@ void write_zip_summary(JsonWriter& w, const ZipSummary& s, const ReportOptions& 
     w.field("entry", p.entry);
     w.field("valid", p.valid);
     w.key("summary");
-    write_pickle_summary(w, p.summary, options);
+    co_await write_pickle_summary(c, p.summary, options);
     w.end_object();
   }
   w.end_array();
   w.field("pickles_not_listed", s.pickles_not_listed);
   w.key("arrays");
   w.begin_array();
-  for (const NpySummary& a : s.arrays) write_npy_summary(w, a, options);
+  for (const NpySummary& a : s.arrays) co_await write_npy_summary(c, a, options);
   w.end_array();
   w.end_object();
 }
 
-bool write_kind_summary(JsonWriter& w, const Report& r, const ReportOptions& options) {
+bool has_kind_summary(const Report& r) { return r.pickle || r.zip || r.npy || r.lfs_pointer || r.looks_like; }
+
+Steps write_kind_summary(StepContext& c, const Report& r, const ReportOptions& options) {
+  JsonWriter& w = c.w;
   if (r.pickle) {
-    write_pickle_summary(w, *r.pickle, options);
+    co_await write_pickle_summary(c, *r.pickle, options);
   } else if (r.zip) {
-    write_zip_summary(w, *r.zip, options);
+    co_await write_zip_summary(c, *r.zip, options);
   } else if (r.npy) {
-    write_npy_summary(w, *r.npy, options);
+    co_await write_npy_summary(c, *r.npy, options);
   } else if (r.lfs_pointer) {
     w.begin_object();
     w.field("kind", "lfs-pointer");
@@ -109,10 +116,7 @@ bool write_kind_summary(JsonWriter& w, const Report& r, const ReportOptions& opt
     w.field("kind", r.format == Format::empty ? "empty" : "unknown");
     w.field("looks_like", *r.looks_like);
     w.end_object();
-  } else {
-    return false;
   }
-  return true;
 }
 
 }  // namespace tensorgate::detail

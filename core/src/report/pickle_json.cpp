@@ -4,7 +4,8 @@
 #include "report/kinds_json.hpp"
 
 namespace tensorgate::detail {
-void write_pickle_summary(JsonWriter& w, const PickleSummary& s, const ReportOptions& options) {
+Steps write_pickle_summary(StepContext& c, const PickleSummary& s, const ReportOptions& options) {
+  JsonWriter& w = c.w;
   w.begin_object();
   w.field("kind", "pickle");
   w.field("protocol", s.protocol);
@@ -23,6 +24,7 @@ void write_pickle_summary(JsonWriter& w, const PickleSummary& s, const ReportOpt
     w.field("imports", g.imports);
     w.field("calls", g.calls);
     w.end_object();
+    co_await c.pause();
   }
   w.end_array();
   w.field("globals_dropped", s.globals_dropped);
@@ -48,6 +50,7 @@ void write_pickle_summary(JsonWriter& w, const PickleSummary& s, const ReportOpt
       w.field("storage", t.storage);
       w.field("storage_offset", t.storage_offset);
       w.end_object();
+      co_await c.pause();
     }
     w.end_array();
     w.field("tensors_dropped", s.tensors_dropped);
@@ -62,6 +65,7 @@ void write_pickle_summary(JsonWriter& w, const PickleSummary& s, const ReportOpt
     w.field("location", st.location);
     w.field("bytes", st.bytes);
     w.end_object();
+    co_await c.pause();
   }
   w.end_array();
   w.field("storages_dropped", s.storages_dropped);

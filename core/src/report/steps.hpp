@@ -1,0 +1,87 @@
+#pragma once
+// Report writers that can pause between the items of a list, so that a face can send a large
+// report as it is written (the service's streamed answer, ReportFieldsWriter) instead of
+// building all of it first.
+//
+// Why coroutines: a report's lists (a million-tensor inventory, metadata, findings) are written
+// deep inside nested writers (report, summary, inventory). C++20 coroutines let each writer
+// keep its plain shape, a loop, with `co_await c.pause()` after each item; the writer chain
+// suspends there as a whole and resumes where it stopped, with no state machine written out by
+// hand and no thread. Writers run to the end without ever suspending when nothing asks for
+// pieces (the CLI's reports, report_json).
+//
+// Mechanics: a `Steps` coroutine starts when awaited and hands control straight to its awaiter
+// when it ends (symmetric transfer, so nesting never grows the machine stack). A pause records
+// the innermost coroutine in the StepContext and returns to whoever resumed the chain; the
+// driver (ReportFieldsWriter) resumes that innermost one next time.
+#include <coroutine>
+#include <cstdint>
+#include <exception>
+#include <utility>
+
+#include "tensorgate/json_writer.hpp"
+
+namespace tensorgate::detail {
+
+// What the writers of one report share: the JSON writer, and when the next pause is due.
+struct StepContext {
+  JsonWriter& w;
+  std::uint64_t pause_at = UINT64_MAX;  // w.written() from which a pause suspends
+  std::coroutine_handle<> paused;       // the innermost suspended writer
+
+  struct Pause {
+    StepContext& c;
+    bool await_ready() const noexcept { return c.w.written() < c.pause_at; }
+    void await_suspend(std::coroutine_handle<> h) noexcept { c.paused = h; }
+    void await_resume() const noexcept {}
+  };
+  // After an item: suspends the whole chain once the piece asked for is written.
+  Pause pause() { return {*this}; }
+};
+
+class [[nodiscard]] Steps {
+ public:
+  struct promise_type {
+    std::coroutine_handle<> awaiter = std::noop_coroutine();
+
+    Steps get_return_object() { return Steps(std::coroutine_handle<promise_type>::from_promise(*this)); }
+    std::suspend_always initial_suspend() noexcept { return {}; }
+    struct Final {
+      bool await_ready() noexcept { return false; }
+      std::coroutine_handle<> await_suspend(std::coroutine_handle<promise_type> h) noexcept {
+        return h.promise().awaiter;
+      }
+      void await_resume() noexcept {}
+    };
+    Final final_suspend() noexcept { return {}; }
+    void return_void() {}
+    void unhandled_exception() { std::terminate(); }  // the writers do not throw
+  };
+
+  explicit Steps(std::coroutine_handle<promise_type> h) : h_(h) {}
+  Steps(Steps&& other) noexcept : h_(std::exchange(other.h_, {})) {}
+  Steps& operator=(Steps&&) = delete;
+  ~Steps() {
+    if (h_) h_.destroy();
+  }
+
+  // co_await writer(...): runs it in place of the awaiting writer until it ends.
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<> awaiter) noexcept {
+    h_.promise().awaiter = awaiter;
+    return h_;
+  }
+  void await_resume() const noexcept {}
+
+  // For the driver: the outermost writer.
+  std::coroutine_handle<> handle() const { return h_; }
+  bool done() const { return h_.done(); }
+
+ private:
+  std::coroutine_handle<promise_type> h_;
+};
+
+// Runs a chain of writers to its end without pausing (a context whose pause_at is never reached).
+inline void run_to_end(Steps steps) { steps.handle().resume(); }
+
+}  // namespace tensorgate::detail
