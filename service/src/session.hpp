@@ -64,8 +64,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void start_digest_job();
   bool waits_for_digest();
   void answer_early();
-  void answer_report(const Report& report, bool complete);
-  void release_upload();
+  void answer_report(Report report, bool complete);
+  void release_upload(bool keep_validator);
+  // Reports up to this size are answered whole; larger ones are streamed (piece_body.hpp).
+  static constexpr std::size_t kWholeReportBytes = 1 << 20;
   void answer_aborted(const Report& report);
 
   // session_check_model.ipp: POST /v1/check-model, a JSON body read whole (bounded).
@@ -80,6 +82,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void answer_problem(Problem p, std::string detail = {}, std::string_view limit = {});
   void answer_too_large(std::uint64_t limit);  // 413 body-too-large
   void answer_verdict(bool valid, std::string json_body);  // 200 or 422 with a report
+  void answer_streamed(bool valid, std::unique_ptr<UploadReport> body);  // the same, chunked
+  template <class Message>
+  bool set_connection_fields(Message& res);  // keep-alive or close, X-Request-Id; true: close
+  void start_writing();
   // The exchange's own share of the memory budget (a /v1/check-model body as it arrives, a
   // report until it is written), released when the exchange ends.
   bool hold(std::size_t total);        // raise the share to `total`; false when refused
@@ -112,6 +118,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   bool holds_upload_slot_ = false;
   std::optional<Response> res_;
   std::optional<http::response_serializer<http::string_body>> sr_;
+  std::optional<StreamedResponse> streamed_;  // a streamed report instead of res_
+  std::optional<http::response_serializer<PieceBody>> streamed_sr_;
   bool close_after_write_ = false;
   std::uint64_t written_ = 0;            // bytes of the response written so far
   std::size_t held_ = 0;                 // see hold()

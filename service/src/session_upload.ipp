@@ -158,9 +158,9 @@ void Session<Stream>::finish_upload() {
     return;
   }
   ex_.body_pending = false;
-  const Report report = upload_->finish();
+  Report report = upload_->finish();
   if (report.aborted) return answer_aborted(report);
-  answer_report(report, true);
+  answer_report(std::move(report), true);
 }
 
 // The header is already invalid: answer now from what is known, without reading the rest of the
@@ -170,25 +170,36 @@ void Session<Stream>::answer_early() {
   answer_report(upload_->snapshot(), false);
 }
 
-// The upload's work is over once its answer is built: its slot and what the validator held go
-// back before the answer is written (a client that never reads holds only the answer).
+// The upload's reading is over once its answer starts: its slot goes back. What the validator
+// held (header, table) goes back too when the answer is built whole; a streamed answer still
+// writes from the table, so the validator and its share of the budget stay until it is written.
 template <class Stream>
-void Session<Stream>::release_upload() {
-  if (upload_) upload_->release_validator();
+void Session<Stream>::release_upload(bool keep_validator) {
+  if (upload_ && !keep_validator) upload_->release_validator();
   if (holds_upload_slot_) {
     holds_upload_slot_ = false;
     ctx_.end_upload();
   }
 }
 
+// A report of up to kWholeReportBytes is answered whole, with a Content-Length; a larger one
+// (a large inventory) is written while it is sent, a piece at a time, in a chunked answer.
+// HTTP/1.0 has no chunked coding: its clients get the whole report.
 template <class Stream>
-void Session<Stream>::answer_report(const Report& report, bool complete) {
+void Session<Stream>::answer_report(Report report, bool complete) {
   record_validation(ctx_, ex_, report);
-  const std::optional<std::string> sha = complete ? upload_->sha256_hex() : std::nullopt;
-  std::string body = upload_report_json({ex_.id, report, upload_->options(), upload_->bytes_received(),
-                                         complete, sha, cfg_.max_report_tensors, cfg_.max_report_metadata});
-  release_upload();
-  answer_verdict(report.valid, std::move(body));
+  const bool valid = report.valid;
+  UploadFacts facts{ex_.id, upload_->options(), upload_->bytes_received(), complete,
+                    complete ? upload_->sha256_hex() : std::nullopt, cfg_.max_report_tensors, cfg_.max_report_metadata};
+  auto body = std::make_unique<UploadReport>(std::move(facts), std::move(report));
+  if (body->start(kWholeReportBytes) || ex_.version < 11) {
+    std::string text = body->rest();
+    body.reset();
+    release_upload(false);
+    return answer_verdict(valid, std::move(text));
+  }
+  release_upload(true);
+  answer_streamed(valid, std::move(body));
 }
 
 // A limit of this service stopped the validation: a capacity answer, not a verdict.

@@ -4,16 +4,27 @@
 namespace tensorgate::service {
 
 template <class Stream>
-void Session<Stream>::answer(Response&& res) {
+template <class Message>
+bool Session<Stream>::set_connection_fields(Message& res) {
   const bool close = !ex_.keep_alive || ex_.body_pending || ctx_.draining() ||
                      served_ + 1 >= cfg_.keepalive_max_requests;
   res.keep_alive(!close);
   // Said explicitly even to HTTP/1.0 clients, for whom closing is the default.
   if (close) res.set(http::field::connection, "close");
   res.set("X-Request-Id", ex_.id);
+  return close;
+}
+
+template <class Stream>
+void Session<Stream>::answer(Response&& res) {
+  close_after_write_ = set_connection_fields(res);
   res_.emplace(std::move(res));
   sr_.emplace(*res_);
-  close_after_write_ = close;
+  start_writing();
+}
+
+template <class Stream>
+void Session<Stream>::start_writing() {
   written_ = 0;
   write_window_start_ = Clock::now();
   write_window_bytes_ = 0;
@@ -26,13 +37,14 @@ void Session<Stream>::answer(Response&& res) {
 template <class Stream>
 void Session<Stream>::write_some_response() {
   Ops::set_deadline(stream_, cfg_.write_timeout);
+  if (streamed_sr_) return http::async_write_some(stream_, *streamed_sr_, bind(&Session::on_write_some));
   http::async_write_some(stream_, *sr_, bind(&Session::on_write_some));
 }
 
 template <class Stream>
 void Session<Stream>::on_write_some(error_code ec, std::size_t n) {
   written_ += n;
-  if (ec || sr_->is_done()) return on_write(ec);
+  if (ec || (streamed_sr_ ? streamed_sr_->is_done() : sr_->is_done())) return on_write(ec);
   if (cfg_.min_write_rate_bytes_per_second > 0) {
     const Clock::time_point now = Clock::now();
     if (now - write_window_start_ >= cfg_.min_write_rate_window) {
@@ -77,6 +89,22 @@ void Session<Stream>::answer_verdict(bool valid, std::string json_body) {
   answer(std::move(res));
 }
 
+// The report goes out as it is written: the chunked coding frames it, and what is held is the
+// piece being written (charged here) besides the table the validator still holds.
+template <class Stream>
+void Session<Stream>::answer_streamed(bool valid, std::unique_ptr<UploadReport> body) {
+  hold_anyway(2 * UploadReport::kPieceBytes);
+  StreamedResponse res{valid ? http::status::ok : http::status::unprocessable_entity, ex_.version};
+  res.set(http::field::content_type, "application/json");
+  res.set(http::field::cache_control, "no-store");
+  res.chunked(true);
+  res.body().source = std::move(body);
+  close_after_write_ = set_connection_fields(res);
+  streamed_.emplace(std::move(res));
+  streamed_sr_.emplace(*streamed_);
+  start_writing();
+}
+
 template <class Stream>
 void Session<Stream>::on_write(error_code ec) {
   ++served_;
@@ -89,9 +117,11 @@ void Session<Stream>::on_write(error_code ec) {
   } else if (ec) {
     note = "client-closed";
   }
-  end_exchange(res_->result_int(), n, note);
+  end_exchange(streamed_ ? streamed_->result_int() : res_->result_int(), n, note);
   sr_.reset();
   res_.reset();
+  streamed_sr_.reset();
+  streamed_.reset();
   if (ec) return close_now();
   if (close) return graceful_close();
   wait_request();

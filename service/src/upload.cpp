@@ -58,28 +58,67 @@ std::optional<std::string> Upload::sha256_hex() {
   return digest_->finish();
 }
 
-std::string upload_report_json(const UploadAnswer& a) {
-  std::string out;
-  {
-    JsonWriter w([&out](std::string_view s) { out.append(s); });
-    w.begin_object();
-    w.field("schema", kValidationSchema);
-    w.field("request_id", a.request_id);
-    w.key("name");
-    if (a.options.name) w.string(*a.options.name); else w.null();
-    ReportOptions ro;
-    ro.include_tensors = a.options.include_tensors;
-    ro.limits.max_tensors = a.max_report_tensors;
-    ro.limits.max_metadata = a.max_report_metadata;
-    write_report_fields(w, a.report, ro);
-    w.field("bytes_received", a.bytes_received);
-    w.field("complete", a.complete);
-    w.key("sha256");
-    if (a.sha256) w.string(*a.sha256); else w.null();
-    w.end_object();
+UploadReport::UploadReport(UploadFacts facts, Report report)
+    : facts_(std::move(facts)), report_(std::move(report)), writer_([this](std::string_view s) { out_.append(s); }) {
+  options_.include_tensors = facts_.options.include_tensors;
+  options_.limits.max_tensors = facts_.max_report_tensors;
+  options_.limits.max_metadata = facts_.max_report_metadata;
+  writer_.begin_object();
+  writer_.field("schema", kValidationSchema);
+  writer_.field("request_id", facts_.request_id);
+  writer_.key("name");
+  if (facts_.options.name) writer_.string(*facts_.options.name); else writer_.null();
+  fields_ = std::make_unique<ReportFieldsWriter>(writer_, report_, options_);
+}
+
+UploadReport::~UploadReport() = default;
+
+void UploadReport::finish_document() {
+  writer_.field("bytes_received", facts_.bytes_received);
+  writer_.field("complete", facts_.complete);
+  writer_.key("sha256");
+  if (facts_.sha256) writer_.string(*facts_.sha256); else writer_.null();
+  writer_.end_object();
+  writer_.flush();
+  out_.push_back('\n');
+  ended_ = true;
+}
+
+bool UploadReport::start(std::size_t up_to) {
+  if (!fields_->resume(up_to)) finish_document();
+  writer_.flush();
+  head_ = std::move(out_);
+  out_.clear();
+  return ended_;
+}
+
+bool UploadReport::next(std::string& out) {
+  if (!head_.empty()) {
+    out = std::move(head_);
+    head_.clear();
+    return true;
   }
-  out.push_back('\n');
-  return out;
+  if (ended_) return false;
+  out_.clear();
+  // A resume writes at least a piece unless the fields end first; the document's end is never empty.
+  if (!fields_->resume(kPieceBytes)) finish_document();
+  writer_.flush();
+  out.swap(out_);
+  return true;
+}
+
+std::string UploadReport::rest() {
+  std::string all = std::move(head_);
+  head_.clear();
+  if (!ended_) {
+    out_.clear();
+    while (fields_->resume(SIZE_MAX)) {
+    }
+    finish_document();
+    all += out_;
+    out_.clear();
+  }
+  return all;
 }
 
 }  // namespace tensorgate::service

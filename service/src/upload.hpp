@@ -7,9 +7,11 @@
 #include <optional>
 #include <string>
 
+#include "piece_body.hpp"
 #include "query.hpp"
 #include "upload_digest.hpp"
 #include "tensorgate/report.hpp"
+#include "tensorgate/report_writers.hpp"
 #include "tensorgate/validator.hpp"
 
 namespace tensorgate::service {
@@ -55,18 +57,48 @@ class Upload {
 };
 
 // The JSON report answered for an upload (200 and 422): the core's report fields plus what the
-// service knows (schema tensorgate.validation/1).
-struct UploadAnswer {
-  std::string_view request_id;
-  const Report& report;
-  const UploadOptions& options;
-  std::uint64_t bytes_received;
-  bool complete;  // the whole body was read
-  const std::optional<std::string>& sha256;
+// service knows (schema tensorgate.validation/1), written a piece at a time (piece_body.hpp) by
+// the core's ReportFieldsWriter. It owns the report, and with it the summaries the report
+// points into, until the last piece is written.
+struct UploadFacts {
+  std::string request_id;
+  UploadOptions options;
+  std::uint64_t bytes_received = 0;
+  bool complete = false;  // the whole body was read
+  std::optional<std::string> sha256;
   std::uint64_t max_report_tensors = UINT64_MAX;
   std::uint64_t max_report_metadata = UINT64_MAX;
 };
-std::string upload_report_json(const UploadAnswer& a);
+
+class UploadReport final : public PieceSource {
+ public:
+  // Pieces of a streamed answer: large enough that a piece costs one write, small enough to hold.
+  static constexpr std::size_t kPieceBytes = 64 * 1024;
+
+  UploadReport(UploadFacts facts, Report report);
+  ~UploadReport() override;
+
+  // Writes the first `up_to` bytes (whole list items) into head(); true when that is all of the
+  // report, which is then answered whole, with a Content-Length.
+  bool start(std::size_t up_to);
+  std::string& head() { return head_; }
+  // After start(): head() first, then pieces of kPieceBytes.
+  bool next(std::string& out) override;
+  // All that remains, as one string (HTTP/1.0 clients, which cannot take a chunked answer).
+  std::string rest();
+
+ private:
+  void finish_document();
+
+  UploadFacts facts_;
+  Report report_;
+  ReportOptions options_;
+  std::string out_;  // the writer's sink
+  JsonWriter writer_;
+  std::unique_ptr<ReportFieldsWriter> fields_;
+  std::string head_;
+  bool ended_ = false;
+};
 
 inline constexpr std::string_view kValidationSchema = "tensorgate.validation/1";
 
