@@ -25,6 +25,7 @@ namespace tensorgate::detail {
 
 // What the writers of one report share: the JSON writer, and when the next pause is due.
 struct StepContext {
+  explicit StepContext(JsonWriter& writer) : w(writer) {}
   JsonWriter& w;
   std::uint64_t pause_at = UINT64_MAX;  // w.written() from which a pause suspends
   std::coroutine_handle<> paused;       // the innermost suspended writer
