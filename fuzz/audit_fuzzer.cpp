@@ -3,7 +3,8 @@
 // mutations land in names, shapes, metadata, q/k rows and tensor values alike. Invariants: the
 // report never depends on the chunk size or the batch size (every ByteSource read stays inside
 // the files), the verdict is "no error finding", every tensor row has one verdict, and the byte
-// accounting's lines add up to the difference of the tensor data.
+// accounting's lines add up to the difference of the tensor data. The audit's JSON, SARIF and
+// text reports take whatever it found.
 //
 // Input: u8 max_pieces, u16 config length, config, u32 safetensors length, safetensors, GGUF.
 #include <cstdint>
@@ -90,5 +91,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const tensorgate::AuditReport chunked = tensorgate::audit_conversion(input, small);
   check(chunked);
   tgfuzz::require(chunked.findings == whole.findings && chunked.faithful == whole.faithful, "chunking-changes-nothing");
+  std::vector<tensorgate::CheckedFile> written;
+  written.push_back({"model.gguf", std::nullopt, std::nullopt, std::nullopt, whole});
+  written.push_back({"model.safetensors", st_report, std::nullopt});
+  tgfuzz::check_writers(written, 1 + pieces * 64);
   return 0;
 }

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string>
 
+#include <boost/json.hpp>
+
 #include "tensorgate/report_writers.hpp"
 
 namespace tgfuzz {
@@ -70,6 +72,63 @@ void check_chunking(const ValidatorFactory& make, const Split& s) {
   require(render(feed_chunked(make, s, false, false)) == expected, "chunking-invariant");
   require(render(feed_chunked(make, s, true, false)) == expected, "size-hint-invariant");
   require(render(feed_chunked(make, s, false, true)) == expected, "skip-invariant");
+}
+
+bool valid_utf8(std::string_view s) {
+  // A JSON string literal of the text is valid exactly when the text is valid UTF-8: control
+  // characters are left out (the text report keeps tab, LF and ESC colour codes).
+  std::string probe = "\"";
+  for (const char c : s) {
+    if (static_cast<unsigned char>(c) < 0x20) continue;
+    if (c == '"' || c == '\\') probe += '\\';
+    probe += c;
+  }
+  probe += '"';
+  boost::json::error_code ec;
+  boost::json::parse(probe, ec);
+  return !ec;
+}
+
+namespace {
+
+std::string fields_whole(const tensorgate::Report& r) {
+  std::string out;
+  tensorgate::JsonWriter w([&](std::string_view s) { out += s; });
+  tensorgate::write_report_fields(w, r, {});
+  w.flush();
+  return out;
+}
+
+std::string fields_in_pieces(const tensorgate::Report& r, std::size_t piece_bytes) {
+  std::string out;
+  tensorgate::JsonWriter w([&](std::string_view s) { out += s; });
+  tensorgate::ReportFieldsWriter pieces(w, r, {});
+  while (pieces.resume(piece_bytes)) {
+  }
+  w.flush();
+  return out;
+}
+
+}  // namespace
+
+void check_writers(const std::vector<tensorgate::CheckedFile>& files, std::size_t piece_bytes) {
+  const tensorgate::ReportOptions options{true, false};
+  std::string json, sarif;
+  tensorgate::write_json_report(files, options, [&](std::string_view s) { json += s; });
+  tensorgate::write_sarif_report(files, options, [&](std::string_view s) { sarif += s; });
+  boost::json::error_code ec;
+  boost::json::parse(json, ec);
+  require(!ec, "json-report-parses", ec.message());
+  boost::json::parse(sarif, ec);
+  require(!ec, "sarif-report-parses", ec.message());
+  for (const bool colour : {false, true}) {
+    std::string text;
+    tensorgate::write_text_report(files, {true, colour}, [&](std::string_view s) { text += s; });
+    require(valid_utf8(text), "text-report-is-utf8");
+  }
+  for (const tensorgate::CheckedFile& f : files) {
+    if (f.report) require(fields_in_pieces(*f.report, piece_bytes) == fields_whole(*f.report), "pieces-join-to-the-whole");
+  }
 }
 
 }  // namespace tgfuzz

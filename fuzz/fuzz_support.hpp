@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "tensorgate/report.hpp"
+#include "tensorgate/report_writers.hpp"
 #include "tensorgate/validator.hpp"
 #include <functional>
 #include <memory>
@@ -40,6 +41,13 @@ tensorgate::Report feed_chunked(const ValidatorFactory& make, const Split& s, bo
 
 // The chunking invariant: whole, cut, hinted and skipped, the report is the same.
 void check_chunking(const ValidatorFactory& make, const Split& s);
+
+// The report writers on these entries: JSON and SARIF (with and without colour for the text)
+// must parse, the text must be valid UTF-8, and each file report written a piece at a time
+// (ReportFieldsWriter, pieces of `piece_bytes`) must be exactly the report written whole.
+void check_writers(const std::vector<tensorgate::CheckedFile>& files, std::size_t piece_bytes = 1);
+// Whether `s` is valid UTF-8 (control characters allowed).
+bool valid_utf8(std::string_view s);
 
 inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
   return {reinterpret_cast<const char*>(data), size};

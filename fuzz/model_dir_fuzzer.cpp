@@ -4,7 +4,8 @@
 // same documents as a directory the CLI would list (config.json and the index text, whole).
 // Invariants: no crash, hang or unbounded memory; an answer is a report or an error, never both;
 // the verdict is "no error finding"; the budget is released whatever happens; a budget too
-// small for the document is a refusal, never a verdict.
+// small for the document is a refusal, never a verdict; the directory reports' JSON, SARIF and
+// text writers take whatever the checks found.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -50,5 +51,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                       std::none_of(r.findings.begin(), r.findings.end(),
                                    [](const auto& f) { return f.severity == tensorgate::Severity::error; }),
                   "directory-valid-means-no-error");
+  std::vector<tensorgate::CheckedFile> written;
+  written.push_back({"model", std::nullopt, std::nullopt, r});
+  if (const auto answer = tensorgate::check_model_request(text, limits); answer.report)
+    written.push_back({"request", std::nullopt, std::nullopt, *answer.report});
+  tgfuzz::check_writers(written);
   return 0;
 }

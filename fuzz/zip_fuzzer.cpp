@@ -1,7 +1,8 @@
 // The zip walker (core/src/zip) over any bytes, with the pickle and .npy scanners behind it for
 // the entries: the input's first bytes choose chunk boundaries (fuzz_support.hpp, Split), the
 // rest is the archive. The report invariants hold, and whole, cut, with the total size
-// announced and with the counted data skipped, the report is the same.
+// announced and with the counted data skipped, the report is the same; the report writers take
+// every summary.
 #include <cstdint>
 
 #include "fuzz_support.hpp"
@@ -13,5 +14,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   tgfuzz::check_report_invariants(report);
   tgfuzz::require(report.format == tensorgate::Format::zip, "zip-format");
   tgfuzz::check_chunking([] { return tensorgate::make_zip_validator(); }, s);
+  tgfuzz::check_writers({{"input.zip", report, std::nullopt}});
   return 0;
 }
