@@ -46,7 +46,8 @@ void write_report_fields(JsonWriter& w, const Report& report, const ReportOption
 // written (the service's streamed answers) rather than building it whole. Each resume() writes
 // on until at least `piece_bytes` more have gone into the writer (whole list items: a piece
 // may be a little longer), or to the end; the caller takes what the writer's sink got. The
-// report and the writer must outlive this object. The output is write_report_fields' own.
+// report and the writer must outlive this object (the options are copied). The output is
+// write_report_fields' own.
 class ReportFieldsWriter {
  public:
   ReportFieldsWriter(JsonWriter& w, const Report& report, const ReportOptions& options);

@@ -152,9 +152,11 @@ void write_report_fields(JsonWriter& w, const Report& r, const ReportOptions& op
 }
 
 struct ReportFieldsWriter::State {
-  State(JsonWriter& w, const Report& report, const ReportOptions& options)
-      : context{w}, steps(report_field_steps(context, report, options)) {}
-  detail::StepContext context;  // before steps: the writers hold a reference to it
+  State(JsonWriter& w, const Report& report, const ReportOptions& report_options)
+      : context{w}, options(report_options), steps(report_field_steps(context, report, options)) {}
+  // Before steps: the writers hold references to both for as long as they run.
+  detail::StepContext context;
+  ReportOptions options;
   detail::Steps steps;
 };
 
