@@ -4,20 +4,26 @@
 # with a note of what broke, prints a table per target, then measures line coverage of core/
 # over the merged corpora (clang source-based coverage of the replay builds).
 #
-#   fuzz/campaign.sh [--minutes N] [--jobs J] [TARGET...]
+#   fuzz/campaign.sh [--minutes N] [--jobs J] [--build DIR] [--no-coverage] [TARGET...]
 #
-# Defaults: 10 minutes, 2 jobs, every target. Work files go to build/campaign/.
+# Defaults: 10 minutes, 2 jobs, every target. Work files go to build/campaign/. --build DIR
+# takes the fuzzers of a tree already built with TG_FUZZ=ON (build/asan: the asan preset
+# builds them too) instead of building the fuzz preset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 minutes=10
 jobs=2
+build=
+coverage=1
 targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --minutes) minutes="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --build) build="$2"; shift 2 ;;
+    --no-coverage) coverage=0; shift ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -27,14 +33,17 @@ fi
 
 work=build/campaign
 mkdir -p "$work"
-echo "== building ${targets[*]} (preset fuzz)"
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz --target "${targets[@]}"
+if [ -z "$build" ]; then
+  echo "== building ${targets[*]} (preset fuzz)"
+  cmake --preset fuzz >/dev/null
+  cmake --build --preset fuzz --target "${targets[@]}"
+  build=build/fuzz
+fi
 
 summary="$work/summary.tsv"
 printf 'target\texec/s\tcorpus\tfeatures\tcrashes\n' >"$summary"
 for t in "${targets[@]}"; do
-  bin=build/fuzz/fuzz/$t
+  bin=$build/fuzz/$t
   out=$work/$t
   rm -rf "$out"
   mkdir -p "$out/new" "$out/crashes" corpus/"$t"/regressions
@@ -74,4 +83,4 @@ done
 echo
 column -t -s $'\t' "$summary"
 echo
-fuzz/coverage.sh "${targets[@]}"
+[ "$coverage" -eq 0 ] || fuzz/coverage.sh "${targets[@]}"
