@@ -60,7 +60,11 @@ CheckedFile check_file(const std::string& path, const Limits& limits, FormatChoi
   if (::fstat(source.fd(), &st) != 0) return CheckedFile{path, std::nullopt, with_errno("cannot stat")};
   if (S_ISDIR(st.st_mode)) return CheckedFile{path, std::nullopt, "is a directory"};
   if (S_ISREG(st.st_mode)) source.set_size(static_cast<std::uint64_t>(st.st_size));
-  return check_source(source, path, stdin_input ? std::string_view() : std::string_view(path), limits, format, budget);
+  // A header's buffer on huge pages from its first byte: the bytes are the file's, and no
+  // client can make this process hold memory for a header it only declares.
+  Limits local = limits;
+  local.header_huge_pages_after = 0;
+  return check_source(source, path, stdin_input ? std::string_view() : std::string_view(path), local, format, budget);
 }
 
 }  // namespace tensorgate::cli

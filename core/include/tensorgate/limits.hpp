@@ -125,6 +125,13 @@ struct Limits {
   // recursion budget in the reference reader is 128 and fails when it reaches 0, so the deepest
   // header the reference parses nests 127 levels: the same verdict both ways (ST2.depth).
   std::uint32_t max_json_depth = 127;
+  // safetensors: header bytes that must have arrived before the header's buffer asks for huge
+  // pages. A 10 MB header fills ~2,500 pages of 4 KiB, and in a VM each fault costs about as
+  // much as parsing a tensor entry (a quarter of `tensorgate check` on a 100,000-tensor file).
+  // The service keeps 8 MiB so that a body which only declares a large header never makes
+  // 2 MiB resident before 8 MiB have arrived (its budget charges what arrived in 256 KiB steps);
+  // the CLI, reading a file whose bytes exist, sets 0.
+  std::uint64_t header_huge_pages_after = 8u << 20;
   // Findings kept per report (a file, a model directory, an audit); further ones are counted in
   // findings_dropped and still decide the verdict. The one cap of every producer.
   std::uint32_t max_findings = 1000;

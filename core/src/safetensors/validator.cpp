@@ -121,11 +121,12 @@ std::size_t SafetensorsValidator::take_header(std::span<const std::byte> chunk) 
   const std::size_t need = header_.size() + n;
   if (!charge_header(need)) return chunk.size();
   if (header_.capacity() < need) grow_header(need);
-  // Huge pages once 8 MiB have really arrived (a 10 MB header fills ~2,500 small pages; advised
-  // earlier, a body that only declares a large header would make 2 MiB resident at once).
-  constexpr std::size_t kHugeFrom = 8u << 20;
-  if (need >= kHugeFrom && header_.size() < kHugeFrom)
+  // Huge pages once Limits::header_huge_pages_after bytes have arrived, for the part still to
+  // fill (again after the buffer grows).
+  if (need >= limits_.header_huge_pages_after && header_.data() != huge_advised_) {
     advise_huge_pages(header_.data() + header_.size(), header_.capacity() - header_.size());
+    huge_advised_ = header_.data();
+  }
   header_.append(reinterpret_cast<const char*>(chunk.data()), n);
   if (header_.size() == n_) on_header();
   return n;

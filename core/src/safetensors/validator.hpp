@@ -63,6 +63,7 @@ class SafetensorsValidator final : public Validator {
   std::size_t length_have_ = 0;
   std::uint64_t n_ = 0;
   std::string header_;
+  const char* huge_advised_ = nullptr;  // the buffer advised for huge pages, once it is
   FindingList findings_;
   std::optional<Aborted> aborted_;
 
