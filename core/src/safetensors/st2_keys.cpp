@@ -23,6 +23,7 @@ HeaderHandler::HeaderHandler(TableBuilder& table, FindingList& findings, TableAl
       header_end_(table.header().data() + table.header().size()),
       names_(expected_tensors) {
   frames_.reserve(max_depth + 1);
+  table_.reserve_records(expected_tensors);
 }
 
 void HeaderHandler::add(Rule rule, std::string message, std::optional<std::uint64_t> pos) {

@@ -14,6 +14,9 @@ namespace tensorgate {
 class TableBuilder {
  public:
   explicit TableBuilder(std::string header);
+  // Room for about `n` records in one block (on huge pages when large), so that a large table
+  // is neither a deque's thousands of small blocks nor a vector's repeated copies.
+  void reserve_records(std::size_t n);
 
   std::string_view header() const { return table_->header_; }
   std::string_view str(StrRef r) const { return table_->str(r); }

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <functional>
 
+#include "common/huge_pages.hpp"
 #include "safetensors/table_builder.hpp"
 
 namespace tensorgate {
@@ -15,6 +16,12 @@ TensorView TensorTable::operator[](std::size_t i) const {
 
 TableBuilder::TableBuilder(std::string header) : table_(std::make_shared<TensorTable>()) {
   table_->header_ = std::move(header);
+}
+
+void TableBuilder::reserve_records(std::size_t n) {
+  auto& records = table_->records_;
+  records.reserve(n);
+  detail::advise_huge_pages(records.data(), records.capacity() * sizeof(TensorTable::Record));
 }
 
 bool TableBuilder::in_header(std::string_view s) const {

@@ -4,7 +4,6 @@
 // dimensions are stored inline. A 1,000,000-tensor header of ~90 MB costs ~50 MB on top of
 // itself, which is what keeps validation under twice the header's size.
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <span>
 #include <string>
@@ -61,7 +60,7 @@ class TensorTable {
   std::size_t size() const { return records_.size(); }
   TensorView operator[](std::size_t i) const;
   const Record& record(std::size_t i) const { return records_[i]; }
-  const std::deque<Record>& records() const { return records_; }  // header order
+  std::span<const Record> records() const { return records_; }  // header order
   std::string_view str(StrRef r) const {
     return std::string_view(r.in_arena ? arena_ : header_).substr(r.off, r.len);
   }
@@ -78,7 +77,7 @@ class TensorTable {
   friend class TableBuilder;
   std::string header_;
   std::string arena_;
-  std::deque<Record> records_;
+  std::vector<Record> records_;  // reserved from the header's size: one block, no copies
   std::vector<std::unique_ptr<std::uint64_t[]>> dim_chunks_;
   std::size_t dim_chunk_used_ = 0;
   std::vector<std::pair<StrRef, StrRef>> metadata_;
