@@ -14,6 +14,12 @@ bool has_control(std::string_view s) {
   return false;
 }
 
+bool printable_ascii(std::string_view s) {
+  for (const char ch : s)
+    if (static_cast<unsigned char>(ch) - 0x20u >= 0x5fu) return false;
+  return true;
+}
+
 // N of a "blk.N." name: the block it belongs to (llama.cpp's layer naming).
 std::optional<std::uint64_t> block_index(std::string_view name) {
   if (!name.starts_with("blk.")) return std::nullopt;
@@ -90,9 +96,13 @@ void GgufValidator::on_name(std::string_view name) {
       findings_.add(Rule::ggw_name_length, "a 64-byte name: llama.cpp needs 63 bytes or fewer", unit_start_, name);
       note_llama_refuses("a 64-byte tensor name");
     }
-    if (!valid_utf8(name)) findings_.add(Rule::ggw_name_utf8, "the name is not valid UTF-8", unit_start_, name);
-    if (has_control(name)) findings_.add(Rule::ggw_name_control, "the name holds a control character", unit_start_, name);
-    nul_names_ = nul_names_ || name.find('\0') != std::string_view::npos;
+    // Printable ASCII (almost every name) is valid UTF-8 without a control character or NUL:
+    // one pass instead of three.
+    if (!printable_ascii(name)) {
+      if (!valid_utf8(name)) findings_.add(Rule::ggw_name_utf8, "the name is not valid UTF-8", unit_start_, name);
+      if (has_control(name)) findings_.add(Rule::ggw_name_control, "the name holds a control character", unit_start_, name);
+      nul_names_ = nul_names_ || name.find('\0') != std::string_view::npos;
+    }
     if (const auto b = block_index(name)) max_block_ = std::max(max_block_.value_or(0), *b);
   }
   expect(State::n_dims, 4);
