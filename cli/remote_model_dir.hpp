@@ -1,10 +1,11 @@
 #pragma once
 // A model repository by URL (docs/remote.md): a folder URL (ending in "/") holding config.json
-// and model.safetensors, or model.safetensors.index.json and its shards. There is no listing
-// over HTTP: the small JSON files are fetched by their fixed names, the shards are the plain
-// file names the index gives (a name with a separator, "..", or a control character is never
-// fetched; the SH rules report it), and each is checked remotely. Then the directory rules run
-// across them, as for a local model directory.
+// and model.safetensors or model.safetensors.index.json and its shards, and pytorch_model.bin
+// or pytorch_model.bin.index.json and its shards (both kinds are looked for). There is no
+// listing over HTTP: the small JSON files are fetched by their fixed names, the shards are the
+// plain file names the indexes give (a name with a separator, "..", or a control character is
+// never fetched; the SH rules report it), and each is checked remotely. Then the directory
+// rules run across them, as for a local model directory.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -1,9 +1,12 @@
 """The files the remote-check tests serve, written by the tests themselves: sparse giants (a
 10 GB safetensors file costs a few bytes of disk), a safetensors header past the first range
 window, a GGUF whose metadata takes growing windows, and model repositories."""
+import io
 import json
 import os
+import pickle
 import struct
+import zipfile
 
 
 def safetensors(path, tensors, data_size, extra_data=0):
@@ -54,6 +57,29 @@ def repository(path, shards, index=None, config=None):
             json.dump(doc, f)
 
 
+class _System:
+    """Pickles as os.system('id'): what a malicious pytorch_model.bin calls on load."""
+    def __reduce__(self):
+        return (os.system, ("id",))
+
+
+def pickle_checkpoint(path, malicious, archive):
+    """A pickled state dict (no tensors: lists of numbers), as torch.save's zip archive (data.pkl
+    under a folder) or as a bare pickle stream; `malicious` adds an os.system call."""
+    state = {"layer.weight": [0.5, 1.5], "layer.bias": [0.0]}
+    if malicious:
+        state["hook"] = _System()
+    data = pickle.dumps(state, protocol=2)
+    if archive:
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+            z.writestr("archive/data.pkl", data)
+            z.writestr("archive/version", "3\n")
+        data = buf.getvalue()
+    with open(path, "wb") as f:
+        f.write(data)
+
+
 def write_all(root):
     """Everything under `root`; returns facts the tests assert with."""
     ten_gb = 10_000_000_000
@@ -73,4 +99,17 @@ def write_all(root):
                    "a.weight": "model-00002-of-00002.safetensors",
                    "b.weight": "../escape.safetensors",
                    "c.weight": "model-00001-of-00002.safetensors"}})
+    # Pickle checkpoints: alone, beside a valid model.safetensors, and as shards of a bin index.
+    repository(os.path.join(root, "repo-pickle"), {})
+    pickle_checkpoint(os.path.join(root, "repo-pickle", "pytorch_model.bin"), malicious=True, archive=True)
+    repository(os.path.join(root, "repo-both"), {"model.safetensors": {"only.weight": 64}})
+    pickle_checkpoint(os.path.join(root, "repo-both", "pytorch_model.bin"), malicious=True, archive=False)
+    bin_shards = os.path.join(root, "repo-bin-sharded")
+    repository(bin_shards, {})
+    for name in ("pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin"):
+        pickle_checkpoint(os.path.join(bin_shards, name), malicious=False, archive=True)
+    with open(os.path.join(bin_shards, "pytorch_model.bin.index.json"), "w") as f:
+        json.dump({"metadata": {"total_size": 0}, "weight_map": {
+            "a": "pytorch_model-00001-of-00002.bin", "b": "pytorch_model-00002-of-00002.bin",
+            "c": "../escape.bin"}}, f)
     return {"gguf_metadata_bytes": metadata}

@@ -155,7 +155,26 @@ class RemoteTest(unittest.TestCase):
         fetched = [line.split('"')[1] for line in self.nginx.access_log().splitlines()]
         self.assertFalse([r for r in fetched if "/escape" in r], fetched)  # a name with "../" is never fetched
         self.assertEqual(self.error_of(f"{self.http}/samples/"),
-                         "not a model repository: no config.json, model.safetensors.index.json or model.safetensors (HTTP 404)")
+                         "not a model repository: no config.json, model.safetensors.index.json, model.safetensors, "
+                         "pytorch_model.bin.index.json or pytorch_model.bin (HTTP 404)")
+
+    def test_pickle_weights_of_a_repository_are_checked_too(self):
+        # A malicious pytorch_model.bin alone, and beside a valid model.safetensors: a loader may
+        # take either, and the pickle is the one that runs code.
+        for name in ("repo-pickle", "repo-both"):
+            with self.subTest(repo=name):
+                remote = self.assert_same_as_local([f"{self.http}/{name}/"], [os.path.join(self.root, name)])
+                bins = [r for r in remote if r["path"].endswith("/pytorch_model.bin")]
+                self.assertEqual(len(bins), 1)
+                self.assertIn("PK.dangerous-global", {f["rule"] for f in bins[0]["findings"]})
+                self.assertEqual(run(f"{self.http}/{name}/").returncode, 1)
+        # Shards named by pytorch_model.bin.index.json, never a name that leaves the folder.
+        remote = self.assert_same_as_local([f"{self.http}/repo-bin-sharded/"], [os.path.join(self.root, "repo-bin-sharded")])
+        self.assertEqual([r["path"].rsplit("/", 1)[1] for r in remote[:-1]],
+                         ["pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin"])
+        self.assertTrue(all(r["valid"] for r in remote[:-1]))
+        fetched = [line.split('"')[1] for line in self.nginx.access_log().splitlines()]
+        self.assertFalse([r for r in fetched if "/escape" in r], fetched)
 
     def test_shards_in_parallel_give_the_same_report(self):
         one = run("--format", "json", "--jobs", "1", f"{self.http}/repo-sharded/").stdout
