@@ -2,7 +2,7 @@
 // choose the chunk boundaries (fuzz_support.hpp, Split), bit 4 of the first byte whether the rest
 // is a .jinja template or a tokenizer_config.json. Whole, cut there and fed byte by byte, the
 // report is the same; a report holds at most one finding per CT rule per template, each offset
-// inside the file; messages are short. The lexer never recurses and keeps O(1) state, so a hang
+// inside the file; messages are short; the report writers take the result (check_writers). The lexer never recurses and keeps O(1) state, so a hang
 // or a quadratic input shows as a libFuzzer timeout.
 #include <cstdint>
 #include <string>
@@ -64,5 +64,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   tgfuzz::require(whole.valid == !errors, "valid-iff-no-errors");
   if (kind == ChatTemplateFileKind::jinja)
     tgfuzz::require(whole.template_count == 1 && whole.templates.at(0).bytes == s.file.size(), "jinja-is-one-template");
+  // The writers: the file's entry in JSON, SARIF and text parses and stays UTF-8.
+  tensorgate::CheckedFile checked{.path = "t.jinja", .report = std::nullopt, .error = std::nullopt};
+  checked.chat_template = whole;
+  tgfuzz::check_writers({checked});
   return 0;
 }

@@ -50,6 +50,16 @@ Seeds pickle_seeds() {
   s.emplace_back("bad_proto", PickleBuilder().raw("\x80\x06").stop().bytes());
   s.emplace_back("long_string", PickleBuilder().proto(3).str(std::string(300, 's')).binunicode8("u8").stop().bytes());
   s.emplace_back("long_binput", PickleBuilder().proto(2).op('N').put(100000).get(100000).stop().bytes());
+  // Past the fuzzer's small pool: strings appended to a list and tuples popped are collected,
+  // the memoised "os" survives, and STACK_GLOBAL still finds it after the renumbering.
+  PickleBuilder many;
+  many.proto(4).str("os").memoize().op(']');
+  for (int i = 0; i < 40; ++i) {
+    const std::string text(100, static_cast<char>('a' + i % 26));
+    many.str(text + std::to_string(i)).op('a').str("k").str(std::to_string(i)).tuple_n(2).op('0');
+  }
+  s.emplace_back("collected_strings", many.get(0).str("system").stack_global().stop().bytes());
+  s.emplace_back("stack_global_ints", PickleBuilder().proto(4).integer(1).integer(2).stack_global().stop().bytes());
   return s;
 }
 

@@ -1,4 +1,5 @@
-// The opcode table, indexed by byte: 68 opcodes of protocols 0 to 5, the rest empty.
+// The opcode table, indexed by byte: 68 opcodes of protocols 0 to 5, the rest empty. Built by
+// consteval functions: the compiler fills it, no code runs at start (nor shows in coverage).
 #include "pickle/opcodes.hpp"
 
 #include <array>
@@ -6,14 +7,14 @@
 namespace tensorgate::detail::pickle {
 namespace {
 
-constexpr OpInfo none(std::string_view n) { return {n, Arg::none, 0, false, Payload::none}; }
-constexpr OpInfo fixed(std::string_view n, std::uint8_t w) { return {n, Arg::fixed, w, false, Payload::none}; }
-constexpr OpInfo counted(std::string_view n, std::uint8_t w, Payload p, bool s = false) {
+consteval OpInfo none(std::string_view n) { return {n, Arg::none, 0, false, Payload::none}; }
+consteval OpInfo fixed(std::string_view n, std::uint8_t w) { return {n, Arg::fixed, w, false, Payload::none}; }
+consteval OpInfo counted(std::string_view n, std::uint8_t w, Payload p, bool s = false) {
   return {n, Arg::counted, w, s, p};
 }
-constexpr OpInfo line(std::string_view n, Payload p) { return {n, Arg::line, 0, false, p}; }
+consteval OpInfo line(std::string_view n, Payload p) { return {n, Arg::line, 0, false, p}; }
 
-constexpr std::array<OpInfo, 256> make_table() {
+consteval std::array<OpInfo, 256> make_table() {
   std::array<OpInfo, 256> t{};
   t[op::MARK] = none("MARK");
   t[op::STOP] = none("STOP");
@@ -135,7 +136,7 @@ constexpr std::array<OpInfo, 256> make_table() {
 
 constexpr std::array<OpInfo, 256> kTable = make_table();
 
-constexpr int count_known() {
+consteval int count_known() {
   int n = 0;
   for (const OpInfo& o : kTable) n += !o.name.empty();
   return n;
