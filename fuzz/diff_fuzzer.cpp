@@ -1,20 +1,25 @@
-// tensorgate diff over a fuzzed pair: each side a config.json and one file (safetensors or
-// GGUF, by content; seeds: the pairs of tests/tools/write_diff_pairs --seeds), so mutations
-// land in names (the rename patterns), shapes, dtypes, metadata, config keys and values.
+// tensorgate diff over a fuzzed pair: each side a config.json and one file (safetensors, GGUF
+// or a PyTorch checkpoint, by content; seeds: the pairs of tests/tools/write_diff_pairs
+// --seeds), so mutations land in names (the rename patterns), shapes, dtypes, metadata, config
+// keys and values.
 // Invariants: every tensor of each side is in exactly one change or in `unchanged`; renames and
 // pairs relate one tensor of each side; no read leaves the files and no byte is read more than
 // the two sides hold; the report never depends on the chunk size; every writer runs, and the
 // markdown stays under its bound.
 //
+// PyTorch checkpoints (a torch.save archive, the legacy stream) are sides too.
+//
 // Input: u8 values flag, u16 config A length, config A, u16 config B length, config B,
 // u32 file A length, file A, file B.
 #include <cstdint>
 #include <cstring>
+#include <set>
 #include <string>
 
 #include "fuzz_support.hpp"
 #include "tensorgate/detect.hpp"
 #include "tensorgate/diff.hpp"
+#include "tensorgate/zip.hpp"
 
 namespace {
 
@@ -54,7 +59,13 @@ tensorgate::Report validate(std::string_view bytes) {
 std::uint64_t tensors_of(const tensorgate::Report& r) {
   if (r.safetensors && r.safetensors->tensors) return r.safetensors->tensors->size();
   if (r.gguf && r.gguf->tensors) return r.gguf->tensors->size();
-  return 0;
+  // A PyTorch checkpoint's state dict: its named tensors, each name once.
+  const tensorgate::PickleSummary* state = r.pickle ? &*r.pickle : r.zip ? tensorgate::pytorch_state(*r.zip) : nullptr;
+  if (!state) return 0;
+  std::set<std::string_view> names;
+  for (const auto& t : state->tensors)
+    if (!t.name.empty()) names.insert(t.name);
+  return names.size();
 }
 
 void check(const tensorgate::DiffReport& r, std::uint64_t old_tensors, std::uint64_t new_tensors, std::uint64_t bytes) {

@@ -17,6 +17,8 @@
 #include <string>
 
 #include "conversion_builder.hpp"
+#include "pickle_builder.hpp"
+#include "zip_builder.hpp"
 
 namespace {
 
@@ -140,6 +142,14 @@ int main(int argc, char** argv) {
     const Files gguf{{"model.gguf", convert(m, base).build()}};
     write_seeds(out, "converted", old_files, gguf, "model.safetensors", "model.gguf");
     write_seeds(out, "converted-back", gguf, old_files, "model.gguf", "model.safetensors");
+    // PyTorch checkpoints: an archive against a changed one, the legacy stream, safetensors.
+    const std::vector<TorchTensor> t_old{{"w", "FloatStorage", {2, 3}}, {"b", "FloatStorage", {3}}, {"v", "HalfStorage", {4}}};
+    const std::vector<TorchTensor> t_new{{"w", "FloatStorage", {3, 2}}, {"b", "HalfStorage", {3}}, {"u", "HalfStorage", {4}}};
+    const Files torch_old{{"pytorch_model.bin", torch_archive(t_old)}}, torch_new{{"pytorch_model.bin", torch_archive(t_new)}};
+    const Files legacy{{"pytorch_model.bin", legacy_torch_stream(t_old)}};
+    write_seeds(out, "torch-archives", torch_old, torch_new, "pytorch_model.bin", "pytorch_model.bin");
+    write_seeds(out, "torch-legacy", legacy, torch_old, "pytorch_model.bin", "pytorch_model.bin");
+    write_seeds(out, "torch-to-safetensors", torch_old, old_files, "pytorch_model.bin", "model.safetensors");
     return 0;
   }
   write_dir(out / "converted" / "old", old_files);
