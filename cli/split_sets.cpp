@@ -13,11 +13,13 @@ std::optional<GivenShard> given_shard(const CheckedFile& file) {
     if (file.path == "-" || !parse_split_name(name)) return std::nullopt;
     return GivenShard{file.path, GgufFileFacts{name, false, {}, {}, {}, {}, {}, {}}};
   }
-  GgufFileFacts facts = gguf_facts_of(name, *file.report);
-  const bool split = parse_split_name(name) || (facts.split_count && *facts.split_count > 1) ||
-                     (facts.split_no && *facts.split_no > 0);
+  // Whether it is a shard, from its name and summary alone: the facts copy every tensor's name
+  // and shape (a million allocations for a million tensors), which only a split set needs.
+  const auto& g = file.report->gguf;
+  const bool split = parse_split_name(name) || (g && g->split_count && *g->split_count > 1) ||
+                     (g && g->split_no && *g->split_no > 0);
   if (!split) return std::nullopt;
-  return GivenShard{file.path, std::move(facts)};
+  return GivenShard{file.path, gguf_facts_of(name, *file.report)};
 }
 
 // Per directory: two or more shards make a check; each prefix is a set of its own.

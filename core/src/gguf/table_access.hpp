@@ -6,7 +6,7 @@ namespace tensorgate {
 
 class GgufTableBuilder {
  public:
-  static std::deque<GgufTensorTable::Record>& records(GgufTensorTable& t) { return t.records_; }
+  static GgufRecordList& records(GgufTensorTable& t) { return t.records_; }
   static std::vector<std::unique_ptr<char[]>>& name_blocks(GgufTensorTable& t) { return t.name_blocks_; }
 };
 
