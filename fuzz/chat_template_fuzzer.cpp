@@ -2,8 +2,9 @@
 // choose the chunk boundaries (fuzz_support.hpp, Split), bit 4 of the first byte whether the rest
 // is a .jinja template or a tokenizer_config.json. Whole, cut there and fed byte by byte, the
 // report is the same; a report holds at most one finding per CT rule per template, each offset
-// inside the file; messages are short; the report writers take the result (check_writers). The lexer never recurses and keeps O(1) state, so a hang
-// or a quadratic input shows as a libFuzzer timeout.
+// inside the file; messages are short; the report writers take the result (check_writers).
+// The lexer never recurses and keeps O(1) state, so a hang or a quadratic input shows as a
+// libFuzzer timeout.
 #include <cstdint>
 #include <string>
 

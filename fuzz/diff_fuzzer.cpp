@@ -7,8 +7,6 @@
 // the two sides hold; the report never depends on the chunk size; every writer runs, and the
 // markdown stays under its bound.
 //
-// PyTorch checkpoints (a torch.save archive, the legacy stream) are sides too.
-//
 // Input: u8 values flag, u16 config A length, config A, u16 config B length, config B,
 // u32 file A length, file A, file B.
 #include <cstdint>
