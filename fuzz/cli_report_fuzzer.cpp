@@ -2,7 +2,8 @@
 // detection picks from the first bytes and the path): the JSON and SARIF documents must parse
 // (Boost.JSON rejects invalid UTF-8), the text must be valid UTF-8, whatever bytes the file's
 // names and its path hold, and the report written a piece at a time (the service's streamed
-// answers) must be the report written whole. The input's first byte sizes the path.
+// answers) must be the report written whole. The `--format` choices and detect_kind run on the
+// same bytes. The input's first byte sizes the path.
 #include <boost/json.hpp>
 #include <cstdint>
 #include <string>
@@ -25,6 +26,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   files.push_back({path + "/missing", std::nullopt, "cannot open: " + path});
   // Pieces of 1 to 256 bytes: every list item a pause, or a few.
   tgfuzz::check_writers(files, 1 + (file.empty() ? 0 : static_cast<unsigned char>(file.back())));
+  // `--format NAME`: every name parses back to its choice, and each chosen validator, fed the
+  // first bytes, answers with a report that keeps the invariants; detect_kind names the bytes.
+  using tensorgate::FormatChoice;
+  for (const FormatChoice choice : {FormatChoice::auto_detect, FormatChoice::safetensors, FormatChoice::gguf,
+                                    FormatChoice::pickle, FormatChoice::zip, FormatChoice::npy}) {
+    tgfuzz::require(tensorgate::parse_format_choice(tensorgate::format_choice_name(choice)) == choice, "format-names-round-trip");
+    auto chosen = tensorgate::make_validator(choice, path, {}, nullptr);
+    chosen->feed(file.substr(0, 64));
+    tgfuzz::check_report_invariants(chosen->finish());
+  }
+  const tensorgate::DetectedKind kind = tensorgate::detect_kind(file);
+  tgfuzz::require(kind.format != tensorgate::Format::unknown || !kind.looks_like.empty(), "unknown-says-what-it-looks-like");
   std::string rules;
   tensorgate::JsonWriter w([&](std::string_view s) { rules += s; });
   tensorgate::write_rules_json(w);
