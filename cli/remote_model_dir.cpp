@@ -90,7 +90,8 @@ void gather_repository(remote::HttpClient& client, RemoteRepository& repo, const
   if (md.has_tokenizer_json) md.file_names.emplace_back(kTokenizer);
   std::set<std::string> weights = index.text ? shard_names(*index.text, ".safetensors", limits, options.max_shards)
                                              : std::set<std::string>{std::string(kSingle)};
-  weights.merge(bin_index.text ? shard_names(*bin_index.text, ".bin", limits, options.max_shards) : std::set<std::string>{std::string(kBinSingle)});
+  weights.merge(bin_index.text ? shard_names(*bin_index.text, ".bin", limits, options.max_shards)
+                                : std::set<std::string>{std::string(kBinSingle)});
   if (weights.size() > options.max_shards) {
     repo.error = "the indexes name more than " + std::to_string(options.max_shards) + " shards (a remote check fetches each)";
     return;

@@ -73,10 +73,13 @@ class GgufRecordList {
   static constexpr std::size_t kBig = kBigBytes / sizeof(GgufTensorRecord);
 
   std::size_t size() const { return size_; }
+  // Whether the next record opens a chunk, and the bytes that chunk allocates.
+  bool full() const { return size_ == capacity_; }
+  std::size_t next_chunk_bytes() const { return chunks_.empty() ? kFirst * sizeof(GgufTensorRecord) : kBigBytes; }
   GgufTensorRecord& operator[](std::size_t i) { return slot(i); }
   const GgufTensorRecord& operator[](std::size_t i) const { return slot(i); }
   void push_back(const GgufTensorRecord& r) {
-    if (size_ == capacity_) add_chunk();
+    if (full()) add_chunk();
     ::new (&slot(size_)) GgufTensorRecord(r);
     ++size_;
   }

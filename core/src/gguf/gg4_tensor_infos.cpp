@@ -170,7 +170,8 @@ void GgufValidator::tensor_done(std::uint64_t offset) {
   cur_.offset = offset;
   size_tensor(cur_);
   auto& records = GgufTableBuilder::records(*table_);
-  if (!charge(sizeof(GgufTensorTable::Record))) return;
+  // The budget pays for the chunk a record opens, as allocated, not for the record alone.
+  if (records.full() && !charge(records.next_chunk_bytes())) return;
   records.push_back(cur_);
   ++unit_index_;
   if (unit_index_ < n_tensors_) start_tensor();

@@ -7,7 +7,7 @@ namespace tensorgate {
 
 void GgufRecordList::add_chunk() {
   const bool first = chunks_.empty();
-  const std::size_t bytes = first ? kFirst * sizeof(GgufTensorRecord) : kBigBytes;
+  const std::size_t bytes = next_chunk_bytes();
   const std::size_t align = first ? 64 : kBigBytes;
   auto* p = static_cast<GgufTensorRecord*>(::operator new(bytes, std::align_val_t{align}));
   if (!first) detail::advise_huge_pages(p, bytes);
