@@ -232,6 +232,13 @@ void pipeline_client(Run& run, Rng& rng) {
         for (std::size_t j = i + 1; j < n; ++j) run.tally.problem("lost", "pipelined request after a lost one");
         break;
       }
+      // An answer that closes the connection (a 503 before the body was read: what is left of
+      // the body cannot be framed) ends the pipeline. The server reads none of the requests
+      // after it, and a client must send them again (RFC 9112, 9.3.2): counted, not lost.
+      if (!r.keep_alive && i + 1 < n) {
+        run.tally.add("pipelined_after_close", n - i - 1);
+        break;
+      }
     }
   }
 }
