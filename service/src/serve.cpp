@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "allocator.hpp"
 #include "options.hpp"
 #include "tensorgate/service/server.hpp"
 
@@ -22,6 +23,7 @@ int run_serve(const std::vector<std::string>& args) {
     std::fputs(options.help_text.c_str(), stdout);
     return 0;
   }
+  tune_allocator();  // before the server's threads take their arenas
   int status = 0;
   try {
     Server server(options.config);

@@ -13,9 +13,13 @@
 
 namespace tensorgate::detail {
 
+// A page of the advised range is resident as soon as one of its bytes is written: whoever charges
+// a buffer as it fills must charge this much ahead of what was written.
+inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
+
 inline void advise_huge_pages(void* data, std::size_t size) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  constexpr std::uintptr_t kHuge = kHugePageBytes;
   const auto begin = reinterpret_cast<std::uintptr_t>(data);
   const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
   const std::uintptr_t last = (begin + size) & ~(kHuge - 1);

@@ -89,10 +89,12 @@ void SafetensorsValidator::on_length() {
 
 // The budget is charged for the header bytes that have arrived (in 256 KiB steps), never for the
 // length the file declares: eight bytes declaring 16 MiB hold 256 KiB, not 16 MiB, so a few tiny
-// uploads cannot squat the whole budget.
+// uploads cannot squat the whole budget. Past Limits::header_huge_pages_after, a huge page ahead.
 bool SafetensorsValidator::charge_header(std::size_t need) {
   constexpr std::size_t kStep = 256 << 10;
-  const std::size_t target = std::min<std::size_t>(n_, (need + kStep - 1) / kStep * kStep);
+  // Past the huge-page threshold the next bytes fill a 2 MiB page at once (take_header).
+  const std::size_t ahead = need >= limits_.header_huge_pages_after ? kHugePageBytes : 0;
+  const std::size_t target = std::min<std::size_t>(n_, (need + ahead + kStep - 1) / kStep * kStep);
   if (!budget_ || target <= budget_held_) return true;
   if (budget_->try_acquire(target - budget_held_)) {
     budget_held_ = target;

@@ -2,6 +2,9 @@
 // The service's request handling over an in-memory stream: no sockets, no threads, no clocks.
 // The fuzzer (fuzz/http_request_fuzzer.cpp) feeds raw client bytes through it.
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -14,5 +17,29 @@ namespace tensorgate::service {
 // when config.min_body_rate_bytes_per_second is 0.
 std::string serve_in_memory(const ServiceConfig& config, std::string_view client_bytes,
                             std::size_t read_size = 0);
+
+// One connection driven a step at a time: the client's bytes arrive as they are sent, and what
+// the server writes is handed to `received` as soon as it is written, a read's worth at most,
+// and then dropped, as a socket's reader would take it. For tests that watch what a large upload
+// holds while it streams in (tests/service_budget_truth_test.cpp).
+class InMemoryConnection {
+ public:
+  using Receiver = std::function<void(std::string_view)>;
+  InMemoryConnection(const ServiceConfig& config, Receiver received);
+  ~InMemoryConnection();
+  InMemoryConnection(const InMemoryConnection&) = delete;
+  InMemoryConnection& operator=(const InMemoryConnection&) = delete;
+
+  // The bytes arrive; the server runs until it waits for more.
+  void send(std::string_view bytes);
+  // The client closes its side; the server runs to the end of the connection.
+  void close();
+  // The bytes the server's memory budget holds now.
+  std::int64_t budget_held() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace tensorgate::service
