@@ -2,7 +2,7 @@
 // /v1/validate gave its files; the answer is the cross-file report, 200 valid or 422 invalid.
 // Guarded like an upload: it takes an upload slot, its body is charged to the memory budget as
 // it arrives (within max_check_model_bytes) and read at the minimum rate, and its parse (whose
-// DOM is charged too: up to ~25x the text) runs on a worker thread, never on the event loop.
+// DOM and the parser's stack are charged too: up to ~25x the text each) runs on a worker thread, never on the event loop.
 // Included by session.hpp.
 #pragma once
 

@@ -2,7 +2,7 @@
 
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/memory_resource.hpp>
-#include <boost/json/parse.hpp>
+#include <boost/json/parser.hpp>
 #include <boost/json/storage_ptr.hpp>
 #include <boost/unordered/unordered_flat_set.hpp>
 #include <algorithm>
@@ -148,7 +148,13 @@ JsonDoc parse_json_object(std::string_view text, const DirectoryLimits& limits, 
   try {
     boost::json::storage_ptr storage;
     if (budget) storage = boost::json::make_shared_resource<BudgetResource>(budget);
-    value = boost::json::parse(text, ec, std::move(storage), options);
+    // The parser's value stack holds every value of an array or object until it is built, as
+    // large as the DOM itself: it comes from the same budget (as the DOM's high-water mark, which
+    // stays charged while the document lives).
+    boost::json::parser parser(storage, options);
+    parser.reset(storage);
+    parser.write(text.data(), text.size(), ec);
+    if (!ec) value = parser.release();
   } catch (const std::bad_alloc&) {
     doc.budget_refused = true;
     doc.error = "no memory left in the shared budget for the document of " + std::to_string(text.size()) + " bytes";

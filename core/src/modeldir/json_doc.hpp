@@ -18,7 +18,8 @@ struct JsonDoc {
 };
 
 // With a budget, the DOM's memory (and the duplicate-key pass's) is charged to it as it grows,
-// and stays charged while the object lives: a DOM costs up to ~25x its text ([0,0,...]).
+// and stays charged while the object lives: a DOM costs up to ~25x its text ([0,0,...]), and
+// the parser's value stack about as much again while it parses (charged as the high-water mark).
 JsonDoc parse_json_object(std::string_view text, const DirectoryLimits& limits, MemoryBudget* budget = nullptr);
 
 // A positive integer field, or nothing (absent, negative, fractional, not a number).
