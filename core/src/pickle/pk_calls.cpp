@@ -83,6 +83,7 @@ void Scanner::exec_binpersid() {
     if (const auto it = storage_index_.find(key); it != storage_index_.end()) {
       result.ref = it->second;
     } else if (storages_.size() < limits_.max_storages) {
+      if (!room_for_one(storages_) || !room_for_one(storage_elem_)) return;
       result.ref = static_cast<std::uint32_t>(storages_.size());
       const std::uint64_t numel = items[4].num;
       const std::uint64_t bytes = dtype && !(items[4].flags & kBig) && numel <= UINT64_MAX / dtype->bytes ? numel * dtype->bytes : 0;
@@ -90,7 +91,7 @@ void Scanner::exec_binpersid() {
                                         std::string(m_.text(items[3]).value_or("")), bytes});
       storage_elem_.push_back(dtype ? dtype->bytes : 0);
       storage_index_.emplace(key, result.ref);
-      summary_memory_ += key.size() * 2 + sizeof(PickleStorage) + 48;
+      summary_memory_ += key.size() * 2 + 48;  // the key, again in storage_index_
     } else {
       ++storages_dropped_;
     }
@@ -173,7 +174,8 @@ Value Scanner::rebuild_tensor(std::string_view fn, const Value& args) {
   t.contiguous = row_major(t.shape, items[3]);
   if (t.dtype.empty()) t.dtype = "unknown";
   const Value v{Kind::tensor, 0, static_cast<std::uint32_t>(tensor_infos_.size()), 0};
-  summary_memory_ += sizeof(TensorInfo) + rank * 8;
+  if (!room_for_one(tensor_infos_)) return object;
+  summary_memory_ += rank * 8;
   tensor_infos_.push_back(std::move(t));
   return v;
 }
@@ -191,7 +193,8 @@ void Scanner::note_dict_item(const Value& key, const Value& value) {
   for (const std::uint64_t d : t.shape) parameters = saturating_mul(parameters, d);
   PickleTensor pt{std::string(*name), t.dtype, t.shape, parameters, saturating_mul(parameters, t.dtype_bytes),
                   t.storage != kNoRef ? storages_[t.storage].key : std::string(), t.offset, t.contiguous};
-  summary_memory_ += sizeof(PickleTensor) + name->size() + t.shape.size() * 8 + 32;
+  if (!room_for_one(tensors_)) return;
+  summary_memory_ += name->size() + t.shape.size() * 8 + 32;
   tensors_.push_back(std::move(pt));
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "pickle/scanner.hpp"
+#include "pickle/summary_bytes.hpp"
 
 namespace tensorgate::detail::pickle {
 
@@ -24,8 +25,8 @@ void Scanner::malformed(Rule rule, std::string message) {
   state_ = St::stopped;
 }
 
-void Scanner::abort_with(std::string limit, std::string message) {
-  if (!aborted_) aborted_ = Aborted{std::move(limit), site_.where + std::move(message)};
+void Scanner::abort_with(std::string limit, std::string message, AbortKind kind) {
+  if (!aborted_) aborted_ = Aborted{std::move(limit), site_.where + std::move(message), kind};
   state_ = St::stopped;
 }
 
@@ -37,7 +38,8 @@ bool Scanner::charge() {
   const std::size_t step = std::max<std::size_t>(used - budget_held_, 1 << 20);
   if (!budget_->try_acquire(step)) {
     abort_with("pickle-memory-budget", "no memory left in the shared budget for " + std::to_string(used) +
-                                           " bytes of pickle scanner state");
+                                           " bytes of pickle scanner state",
+               AbortKind::memory_budget);
     return false;
   }
   budget_held_ += step;
@@ -122,6 +124,8 @@ void Scanner::finish() {
   }
   state_ = St::stopped;
 }
+
+std::size_t Scanner::summary_heap_bytes() const { return heap_bytes(globals_, tensors_, storages_); }
 
 PickleSummary Scanner::summary() const {
   PickleSummary s;

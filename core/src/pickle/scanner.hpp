@@ -63,6 +63,8 @@ class Scanner {
   const std::optional<Aborted>& aborted() const { return aborted_; }
   std::uint64_t position() const { return pos_; }
   std::uint64_t globals_seen() const { return globals_seen_; }
+  // What a copy of summary() holds on the heap (pickle/summary_bytes.hpp), before it is made.
+  std::size_t summary_heap_bytes() const;
   // Imports whose module and name are Python dotted identifiers (what an import can find):
   // the polyglot probe counts these, not stray text read as GLOBAL lines.
   std::uint64_t importable_globals() const { return importable_; }
@@ -88,8 +90,20 @@ class Scanner {
   void on_stop();
   std::size_t take_between(const unsigned char* p, std::size_t n);
   void malformed(Rule rule, std::string message);
-  void abort_with(std::string limit, std::string message);
+  void abort_with(std::string limit, std::string message, AbortKind kind = AbortKind::limit);
   bool charge();
+  // Room for one more item in a summary list: when the list must grow, its new block is charged
+  // before it is allocated (by capacity: a list of 262,144 tensors grows by tens of megabytes at
+  // once). False when the budget refuses (the scan is aborted).
+  template <class T>
+  bool room_for_one(std::vector<T>& list) {
+    if (list.size() < list.capacity()) return true;
+    const std::size_t grown = list.capacity() ? 2 * list.capacity() : 16;
+    summary_memory_ += (grown - list.capacity()) * sizeof(T);
+    if (budget_ && m_.memory() + summary_memory_ > budget_held_ && !charge()) return false;
+    list.reserve(grown);
+    return true;
+  }
   std::uint64_t offset_of(std::uint64_t stream_pos) const;
   std::string at_op() const;  // "OPNAME at byte N" for messages
 

@@ -100,6 +100,8 @@ std::optional<PickleSummary> EntryContent::pickle_summary() const {
   return pickle_->summary();
 }
 
+std::size_t EntryContent::pickle_summary_heap_bytes() const { return pickle_ ? pickle_->summary_heap_bytes() : 0; }
+
 std::optional<NpySummary> EntryContent::npy_summary() const {
   if (!npy_) return std::nullopt;
   return npy_->summary();

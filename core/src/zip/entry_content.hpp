@@ -37,6 +37,7 @@ class EntryContent {
   std::uint64_t size() const { return size_; }
   bool pickle_valid() const { return pickle_errors_ == 0; }
   std::optional<PickleSummary> pickle_summary() const;
+  std::size_t pickle_summary_heap_bytes() const;  // what a copy of pickle_summary() holds
   std::optional<NpySummary> npy_summary() const;
   std::optional<Aborted> aborted() const;
 

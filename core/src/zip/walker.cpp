@@ -187,21 +187,28 @@ void ZipWalker::malformed(Rule rule, std::string message, std::uint64_t at) {
   state_ = St::stopped;
 }
 
-void ZipWalker::abort_with(std::string limit, std::string message) {
-  if (!aborted_) aborted_ = Aborted{std::move(limit), std::move(message)};
+void ZipWalker::abort_with(std::string limit, std::string message, AbortKind kind) {
+  if (!aborted_) aborted_ = Aborted{std::move(limit), std::move(message), kind};
   state_ = St::stopped;
 }
 
-// Entry records and names, acquired from the shared budget a mebibyte at a time.
+// Entry records, names and kept pickle summaries, acquired from the shared budget a mebibyte at
+// a time.
 bool ZipWalker::charge(std::size_t bytes) {
+  if (hold(bytes)) return true;
+  abort_with("zip-memory-budget", "no memory left in the shared budget for " + std::to_string(memory_) +
+                                      " bytes of zip entry records and pickle summaries",
+             AbortKind::memory_budget);
+  return false;
+}
+
+// Const: a report's copy of the summaries is charged too (the copy lives as long as this walker,
+// until the answer is written), and all of it is released when the walker goes.
+bool ZipWalker::hold(std::size_t bytes) const {
   memory_ += bytes;
   if (!budget_ || memory_ <= budget_held_) return true;
   const std::size_t step = std::max<std::size_t>(memory_ - budget_held_, 1 << 20);
-  if (!budget_->try_acquire(step)) {
-    abort_with("zip-memory-budget", "no memory left in the shared budget for " + std::to_string(memory_) +
-                                        " bytes of zip entry records");
-    return false;
-  }
+  if (!budget_->try_acquire(step)) return false;
   budget_held_ += step;
   return true;
 }
@@ -230,6 +237,14 @@ Report ZipWalker::report() const {
   r.bytes_seen = pos_;
   r.aborted = aborted_ ? aborted_ : content_.aborted();
   r.valid = !findings_.has_errors() && !r.aborted;
+  // The summary copies what this walker keeps: charged before it is made.
+  if (!hold(kept_heap_bytes())) {
+    if (!r.aborted)
+      r.aborted = Aborted{"zip-memory-budget", "no memory left in the shared budget for the report's copy of the summaries",
+                          AbortKind::memory_budget};
+    r.valid = false;
+    return r;
+  }
   r.zip = summary();
   return r;
 }

@@ -77,8 +77,9 @@ class ZipWalker final : public Validator {
   void on_record();
   void add(Rule rule, std::string message, std::uint64_t at);
   void malformed(Rule rule, std::string message, std::uint64_t at);  // and stop walking
-  void abort_with(std::string limit, std::string message);
-  bool charge(std::size_t bytes);
+  void abort_with(std::string limit, std::string message, AbortKind kind = AbortKind::limit);
+  bool charge(std::size_t bytes);  // hold(), or abort (zip-memory-budget)
+  bool hold(std::size_t bytes) const;
   Progress progress() const;
   std::string_view name_of(const LocalEntry& e) const { return std::string_view(names_).substr(e.name_at, e.name_len); }
 
@@ -110,11 +111,12 @@ class ZipWalker final : public Validator {
   void check_pytorch_archive();
   void note_data_pkl(const LocalEntry& e);
   ZipSummary summary() const;
+  std::size_t kept_heap_bytes() const;  // what summary() copies, before it is made
   Report report() const;
 
   Limits limits_;
   MemoryBudget* budget_;
-  std::size_t budget_held_ = 0, memory_ = 0;
+  mutable std::size_t budget_held_ = 0, memory_ = 0;  // hold(): reports charge their copies
   FindingList findings_;
   std::optional<Aborted> aborted_;
   St state_ = St::signature;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/printable.hpp"
+#include "pickle/summary_bytes.hpp"
 #include "zip/walker.hpp"
 
 namespace tensorgate {
@@ -30,6 +31,9 @@ void ZipWalker::note_data_pkl(const LocalEntry& e) {
   if (archive_ || slash == std::string_view::npos) return;
   archive_ = std::string(name.substr(0, slash));
   data_pkl_valid_ = content_.pickle_valid();
+  // The copy, and the storage map (a key and a size per storage: less than the copy's storages
+  // hold, in a table less than twice as large), charged before they are made.
+  if (!charge(2 * content_.pickle_summary_heap_bytes())) return;
   data_pkl_ = content_.pickle_summary();
   for (const PickleStorage& s : data_pkl_->storages) storage_bytes_.emplace(s.key, s.bytes);
 }
@@ -77,6 +81,20 @@ void ZipWalker::add_end_of_input_findings() {
         e.offset);
   }
   check_pytorch_archive();
+}
+
+// What summary() copies: the entry list (at most kListedEntries), the kept pickle summaries, and
+// the storages (data/ entries and data.pkl's), approximately, by what they hold here.
+std::size_t ZipWalker::kept_heap_bytes() const {
+  const std::size_t listed = std::min<std::size_t>(locals_.size(), kListedEntries);
+  std::size_t n = listed * (sizeof(ZipEntryInfo) + 512 + 32) + pickles_.size() * sizeof(ZipPickle);
+  for (const ZipPickle& p : pickles_) n += 512 + pickle::heap_bytes(p.summary);
+  if (archive_) {
+    const std::size_t storages = std::min<std::size_t>(locals_.size() + (data_pkl_ ? data_pkl_->storages.size() : 0),
+                                                       limits_.pickle.max_storages);
+    n += storages * (sizeof(ZipStorage) + 2 * 512 + 64);
+  }
+  return n;
 }
 
 ZipSummary ZipWalker::summary() const {

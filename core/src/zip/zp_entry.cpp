@@ -218,6 +218,8 @@ void ZipWalker::entry_done() {
   cur_.content = content_.content();
   if (cur_.content == Content::pickle) {
     if (pickles_.size() < 16) {
+      // Every copy of a summary kept here is charged before it is made.
+      if (!charge(sizeof(ZipPickle) + 512 + content_.pickle_summary_heap_bytes())) return;
       pickles_.push_back(ZipPickle{std::string(name.substr(0, 512)), content_.pickle_valid(), *content_.pickle_summary()});
     } else {
       ++pickles_not_listed_;
