@@ -89,8 +89,9 @@ void Session<Stream>::answer_verdict(bool valid, std::string json_body) {
   answer(std::move(res));
 }
 
-// The report goes out as it is written: the chunked coding frames it, and what is held is the
-// piece being written (charged here) besides the table the validator still holds.
+// The report goes out as it is written: the chunked coding frames it, and what is held is its
+// first part (charged by answer_report), the piece being written (charged here) and the table
+// the validator still holds.
 template <class Stream>
 void Session<Stream>::answer_streamed(bool valid, std::unique_ptr<UploadReport> body) {
   hold_anyway(2 * UploadReport::kPieceBytes);

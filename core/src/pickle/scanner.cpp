@@ -24,7 +24,15 @@ Scanner::Scanner(const PickleLimits& limits, ScanSite site, MemoryBudget* budget
     : limits_(limits), site_(std::move(site)), budget_(budget), m_(limits_) {}
 
 Scanner::~Scanner() {
-  if (budget_ && budget_held_) budget_->release(budget_held_);
+  if (budget_ && budget_held_ + copies_held_) budget_->release(budget_held_ + copies_held_);
+}
+
+bool Scanner::charge_copy() const {
+  if (!budget_) return true;
+  const std::size_t bytes = summary_heap_bytes();
+  if (!budget_->try_acquire(bytes)) return false;
+  copies_held_ += bytes;
+  return true;
 }
 
 void Scanner::feed(const unsigned char* p, std::size_t n) {

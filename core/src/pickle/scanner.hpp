@@ -65,6 +65,9 @@ class Scanner {
   std::uint64_t globals_seen() const { return globals_seen_; }
   // What a copy of summary() holds on the heap (pickle/summary_bytes.hpp), before it is made.
   std::size_t summary_heap_bytes() const;
+  // Charges a copy of summary() about to be made (a report's, which lives as long as this
+  // scanner) to the budget, until the scanner goes; false when the budget refuses.
+  bool charge_copy() const;
   // Imports whose module and name are Python dotted identifiers (what an import can find):
   // the polyglot probe counts these, not stray text read as GLOBAL lines.
   std::uint64_t importable_globals() const { return importable_; }
@@ -146,6 +149,7 @@ class Scanner {
   ScanSite site_;
   MemoryBudget* budget_;
   std::size_t budget_held_ = 0;
+  mutable std::size_t copies_held_ = 0;  // charge_copy(): reports' copies of the summary
   std::optional<Aborted> aborted_;
   St state_ = St::opcode;
   std::uint64_t pos_ = 0;      // stream bytes consumed

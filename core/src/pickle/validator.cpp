@@ -44,6 +44,13 @@ Report PickleValidator::report() const {
   r.bytes_seen = bytes_seen_;
   r.aborted = scanner_.aborted();
   r.valid = !findings_.has_errors() && !r.aborted;
+  if (!scanner_.charge_copy()) {
+    if (!r.aborted)
+      r.aborted = Aborted{"pickle-memory-budget", "no memory left in the shared budget for the report's copy of the summary",
+                          AbortKind::memory_budget};
+    r.valid = false;
+    return r;
+  }
   r.pickle = scanner_.summary();
   return r;
 }

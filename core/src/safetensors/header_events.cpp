@@ -45,6 +45,7 @@ bool HeaderHandler::on_array_begin(error_code& ec) {
 
 bool HeaderHandler::on_object_end(std::size_t n, error_code&) {
   const Ctx ctx = frames_.back().ctx;
+  if (const auto& keys = frames_.back().keys) key_set_bytes_ -= keys->bucket_count() * kKeySetSlotBytes;
   frames_.pop_back();
   if (ctx == Ctx::entry) end_entry();
   if (ctx == Ctx::metadata && n == 0)

@@ -135,7 +135,8 @@ class HeaderHandler {
   // comparison.
   bool covered(error_code& ec) {
     if (!tick(ec)) return false;
-    const std::size_t bytes = table_.bytes() + name_key_bytes_ + dims_.capacity() * sizeof(std::uint64_t);
+    const std::size_t bytes =
+        table_.bytes() + name_key_bytes_ + key_set_bytes_ + dims_.capacity() * sizeof(std::uint64_t);
     return bytes <= covered_bytes_ || cover_more(bytes, ec);
   }
   bool cover_more(std::size_t bytes, error_code& ec);
@@ -156,6 +157,10 @@ class HeaderHandler {
   std::size_t covered_bytes_ = 0;   // what allowance_ covers now
   std::uint32_t ticks_left_ = TableAllowance::kDeadlinePollEvents;
   std::size_t name_key_bytes_ = 0;  // the duplicate-name scan's keys and their sort buffer
+  // The open objects' key sets (a metadata map of millions of keys), by their slots: a slot
+  // holds a StrRef, and each group of 15 slots 16 bytes more.
+  static constexpr std::size_t kKeySetSlotBytes = sizeof(StrRef) + 2;
+  std::size_t key_set_bytes_ = 0;
   const char* header_begin_;  // the header text, for "does this string lie in it"
   const char* header_end_;
   std::vector<Frame> frames_;

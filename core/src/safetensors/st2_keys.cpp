@@ -140,7 +140,10 @@ void HeaderHandler::on_entry_key(StrRef key) {
 void HeaderHandler::on_generic_key(StrRef key, bool in_metadata) {
   Frame& f = frames_.back();
   if (!f.keys) f.keys = std::make_unique<KeySet>(0, RefHash{&table_}, RefEq{&table_});
-  if (!f.keys->insert(key).second) {
+  const std::size_t slots = f.keys->bucket_count();
+  const bool fresh = f.keys->insert(key).second;
+  key_set_bytes_ += (f.keys->bucket_count() - slots) * kKeySetSlotBytes;
+  if (!fresh) {
     add(Rule::st2_duplicate_key, "duplicate key " + quoted(table_.str(key)));
     if (in_metadata)
       add(Rule::stw_reference_differs, "the reference reader keeps the last duplicate metadata key");

@@ -36,9 +36,16 @@ class TableBuilder {
   void set_shape(TensorTable::Record& r, std::span<const std::uint64_t> dims);
 
   void set_has_metadata() { table_->has_metadata_ = true; }
+  // Charged by capacity: the list doubles, and a header of millions of keys grows it by tens of
+  // megabytes at once.
   void add_metadata(StrRef key, StrRef value) {
-    bytes_ += sizeof(std::pair<StrRef, StrRef>);
-    table_->metadata_.emplace_back(key, value);
+    auto& list = table_->metadata_;
+    if (list.size() == list.capacity()) {
+      const std::size_t grown = list.empty() ? 8 : 2 * list.capacity();
+      bytes_ += (grown - list.capacity()) * sizeof(list.front());
+      list.reserve(grown);
+    }
+    list.emplace_back(key, value);
   }
 
   // Bytes the table holds beyond the header text (records, shapes, unescaped strings,
