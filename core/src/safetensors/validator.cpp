@@ -110,19 +110,37 @@ bool SafetensorsValidator::charge_header(std::size_t need) {
 
 // With the total size known the header's length is certain: all of N is reserved at once (address
 // space only: a page becomes resident when header bytes fill it, which is what is charged).
-// Otherwise the buffer doubles with what arrives, never past N.
-void SafetensorsValidator::grow_header(std::size_t need) {
+// Otherwise the buffer doubles with what arrives, never past N (a fresh string: reserve() on a
+// full one rounds up to twice its capacity, and past N the last huge page would fill beyond what
+// is charged); while it moves, the bytes already there are held twice, and the budget is charged
+// for the copy until it is done.
+bool SafetensorsValidator::grow_header(std::size_t need) {
   constexpr std::size_t kFirstStep = 64 << 10;
   const std::size_t capacity =
       total_size_ ? n_ : std::min<std::size_t>(n_, std::max({need, 2 * header_.capacity(), kFirstStep}));
-  header_.reserve(capacity);
+  const std::size_t copy = header_.size();
+  if (budget_ && copy && !budget_->try_acquire(copy)) {
+    aborted_ = Aborted{"header-memory-budget",
+                       "no memory left in the shared budget to move " + std::to_string(copy) + " bytes of a " +
+                           std::to_string(n_) + "-byte header",
+                       AbortKind::memory_budget};
+    state_ = State::stopped;
+    return false;
+  }
+  std::string grown;
+  grown.reserve(capacity);
+  grown.append(header_);
+  header_.swap(grown);
+  grown = std::string();
+  if (budget_ && copy) budget_->release(copy);
+  return true;
 }
 
 std::size_t SafetensorsValidator::take_header(std::span<const std::byte> chunk) {
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), bytes_wanted()));
   const std::size_t need = header_.size() + n;
   if (!charge_header(need)) return chunk.size();
-  if (header_.capacity() < need) grow_header(need);
+  if (header_.capacity() < need && !grow_header(need)) return chunk.size();
   // Huge pages once Limits::header_huge_pages_after bytes have arrived, for the part still to
   // fill (again after the buffer grows).
   if (need >= limits_.header_huge_pages_after && header_.data() != huge_advised_) {

@@ -39,7 +39,7 @@ class SafetensorsValidator final : public Validator {
   void on_length();
   void on_header();
   bool charge_header(std::size_t need);
-  void grow_header(std::size_t need);
+  bool grow_header(std::size_t need);  // false: the budget refused (aborted)
   void add_end_of_input_findings();
   void add_convention_findings();
   void add_valid_file_facts();
