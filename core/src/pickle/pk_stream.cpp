@@ -125,7 +125,9 @@ void Scanner::finish() {
   state_ = St::stopped;
 }
 
-std::size_t Scanner::summary_heap_bytes() const { return heap_bytes(globals_, tensors_, storages_); }
+std::size_t Scanner::summary_heap_bytes() const {
+  return heap_bytes(globals_) + heap_bytes(tensors_) + heap_bytes(storages_);
+}
 
 PickleSummary Scanner::summary() const {
   PickleSummary s;

@@ -49,7 +49,7 @@ void Scanner::feed(const unsigned char* p, std::size_t n) {
     const std::size_t used = step(p, n);
     p += used;
     n -= used;
-    if (budget_ && m_.memory() + summary_memory_ > budget_held_ && !charge()) return;
+    if (!covered()) return;
   }
 }
 
@@ -72,7 +72,7 @@ std::size_t Scanner::take_opcodes(const unsigned char* p, std::size_t n) {
   do {
     used += take_opcode(p + used, n - used);
     if (state_ == St::payload && used < n) used += take_payload(p + used, n - used);
-    if (budget_ && m_.memory() + summary_memory_ > budget_held_ && !charge()) break;
+    if (!covered()) break;
   } while (used < n && state_ == St::opcode);
   return used;
 }

@@ -68,6 +68,7 @@ class Scanner {
   // Charges a copy of summary() about to be made (a report's, which lives as long as this
   // scanner) to the budget, until the scanner goes; false when the budget refuses.
   bool charge_copy() const;
+  const std::vector<PickleStorage>& storages() const { return storages_; }  // summary().storages
   // Imports whose module and name are Python dotted identifiers (what an import can find):
   // the polyglot probe counts these, not stray text read as GLOBAL lines.
   std::uint64_t importable_globals() const { return importable_; }
@@ -95,6 +96,9 @@ class Scanner {
   void malformed(Rule rule, std::string message);
   void abort_with(std::string limit, std::string message, AbortKind kind = AbortKind::limit);
   bool charge();
+  // Whether the budget covers what the machine and the summary hold, charging more if not
+  // (inline: asked after every opcode).
+  bool covered() { return !budget_ || m_.memory() + summary_memory_ <= budget_held_ || charge(); }
   // Room for one more item in a summary list: when the list must grow, its new block is charged
   // before it is allocated (by capacity: a list of 262,144 tensors grows by tens of megabytes at
   // once). False when the budget refuses (the scan is aborted).
@@ -103,7 +107,7 @@ class Scanner {
     if (list.size() < list.capacity()) return true;
     const std::size_t grown = list.capacity() ? 2 * list.capacity() : 16;
     summary_memory_ += (grown - list.capacity()) * sizeof(T);
-    if (budget_ && m_.memory() + summary_memory_ > budget_held_ && !charge()) return false;
+    if (!covered()) return false;
     list.reserve(grown);
     return true;
   }

@@ -10,17 +10,25 @@ std::size_t heap(const std::string& s) { return s.capacity() > 15 ? s.capacity()
 
 }  // namespace
 
-std::size_t heap_bytes(const std::vector<PickleGlobal>& globals, const std::vector<PickleTensor>& tensors,
-                       const std::vector<PickleStorage>& storages) {
-  std::size_t n = globals.capacity() * sizeof(PickleGlobal) + tensors.capacity() * sizeof(PickleTensor) +
-                  storages.capacity() * sizeof(PickleStorage);
+std::size_t heap_bytes(const std::vector<PickleGlobal>& globals) {
+  std::size_t n = globals.capacity() * sizeof(PickleGlobal);
   for (const PickleGlobal& g : globals) n += heap(g.module) + heap(g.name) + heap(g.reason);
+  return n;
+}
+
+std::size_t heap_bytes(const std::vector<PickleTensor>& tensors) {
+  std::size_t n = tensors.capacity() * sizeof(PickleTensor);
   for (const PickleTensor& t : tensors)
     n += heap(t.name) + heap(t.dtype) + heap(t.storage) + t.shape.capacity() * sizeof(std::uint64_t);
+  return n;
+}
+
+std::size_t heap_bytes(const std::vector<PickleStorage>& storages) {
+  std::size_t n = storages.capacity() * sizeof(PickleStorage);
   for (const PickleStorage& st : storages) n += heap(st.key) + heap(st.dtype) + heap(st.location);
   return n;
 }
 
-std::size_t heap_bytes(const PickleSummary& s) { return heap_bytes(s.globals, s.tensors, s.storages); }
+std::size_t heap_bytes(const PickleSummary& s) { return heap_bytes(s.globals) + heap_bytes(s.tensors) + heap_bytes(s.storages); }
 
 }  // namespace tensorgate::detail::pickle

@@ -10,9 +10,9 @@
 namespace tensorgate::detail::pickle {
 
 std::size_t heap_bytes(const PickleSummary& s);
-// The same for the lists a scanner keeps (what a copy of its summary will hold, known before it
-// is made).
-std::size_t heap_bytes(const std::vector<PickleGlobal>& globals, const std::vector<PickleTensor>& tensors,
-                       const std::vector<PickleStorage>& storages);
+// The same for each list (what a copy of a scanner's lists will hold, known before it is made).
+std::size_t heap_bytes(const std::vector<PickleGlobal>& globals);
+std::size_t heap_bytes(const std::vector<PickleTensor>& tensors);
+std::size_t heap_bytes(const std::vector<PickleStorage>& storages);
 
 }  // namespace tensorgate::detail::pickle

@@ -100,9 +100,13 @@ bool SafetensorsValidator::charge_header(std::size_t need) {
     budget_held_ = target;
     return true;
   }
+  return refuse_header_memory(std::to_string(target) + " bytes of");
+}
+
+// The shared budget refused what the header needs: a capacity answer (503), not a verdict.
+bool SafetensorsValidator::refuse_header_memory(const std::string& what) {
   aborted_ = Aborted{"header-memory-budget",
-                     "no memory left in the shared budget for " + std::to_string(target) + " bytes of a " +
-                         std::to_string(n_) + "-byte header",
+                     "no memory left in the shared budget for " + what + " a " + std::to_string(n_) + "-byte header",
                      AbortKind::memory_budget};
   state_ = State::stopped;
   return false;
@@ -119,19 +123,14 @@ bool SafetensorsValidator::grow_header(std::size_t need) {
   const std::size_t capacity =
       total_size_ ? n_ : std::min<std::size_t>(n_, std::max({need, 2 * header_.capacity(), kFirstStep}));
   const std::size_t copy = header_.size();
-  if (budget_ && copy && !budget_->try_acquire(copy)) {
-    aborted_ = Aborted{"header-memory-budget",
-                       "no memory left in the shared budget to move " + std::to_string(copy) + " bytes of a " +
-                           std::to_string(n_) + "-byte header",
-                       AbortKind::memory_budget};
-    state_ = State::stopped;
-    return false;
-  }
-  std::string grown;
-  grown.reserve(capacity);
-  grown.append(header_);
-  header_.swap(grown);
-  grown = std::string();
+  if (budget_ && copy && !budget_->try_acquire(copy))
+    return refuse_header_memory("a copy of the " + std::to_string(copy) + " bytes so far of");
+  {
+    std::string grown;
+    grown.reserve(capacity);
+    grown.append(header_);
+    header_.swap(grown);
+  }  // the old buffer goes before its charge does
   if (budget_ && copy) budget_->release(copy);
   return true;
 }
@@ -159,10 +158,7 @@ void SafetensorsValidator::on_header() {
   header_ = std::string();
   table_ = std::move(parsed.table);
   if (parsed.budget_refused) {
-    aborted_ = Aborted{"header-memory-budget", "no memory left in the shared budget for the tables of a " +
-                                                   std::to_string(n_) + "-byte header",
-                       AbortKind::memory_budget};
-    state_ = State::stopped;
+    refuse_header_memory("the tables of");
     return;
   }
   if (parsed.deadline_passed) {

@@ -40,6 +40,7 @@ class SafetensorsValidator final : public Validator {
   void on_header();
   bool charge_header(std::size_t need);
   bool grow_header(std::size_t need);  // false: the budget refused (aborted)
+  bool refuse_header_memory(const std::string& what);  // aborts; false
   void add_end_of_input_findings();
   void add_convention_findings();
   void add_valid_file_facts();

@@ -102,6 +102,8 @@ std::optional<PickleSummary> EntryContent::pickle_summary() const {
 
 std::size_t EntryContent::pickle_summary_heap_bytes() const { return pickle_ ? pickle_->summary_heap_bytes() : 0; }
 
+const std::vector<PickleStorage>* EntryContent::pickle_storages() const { return pickle_ ? &pickle_->storages() : nullptr; }
+
 std::optional<NpySummary> EntryContent::npy_summary() const {
   if (!npy_) return std::nullopt;
   return npy_->summary();

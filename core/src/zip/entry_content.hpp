@@ -38,6 +38,7 @@ class EntryContent {
   bool pickle_valid() const { return pickle_errors_ == 0; }
   std::optional<PickleSummary> pickle_summary() const;
   std::size_t pickle_summary_heap_bytes() const;  // what a copy of pickle_summary() holds
+  const std::vector<PickleStorage>* pickle_storages() const;  // pickle_summary()->storages, uncopied
   std::optional<NpySummary> npy_summary() const;
   std::optional<Aborted> aborted() const;
 

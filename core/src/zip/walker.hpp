@@ -171,7 +171,7 @@ class ZipWalker final : public Validator {
   std::optional<std::string> archive_;       // the folder of the first <folder>/data.pkl
   std::uint32_t data_pkls_ = 0;
   std::optional<bool> data_pkl_valid_;
-  std::optional<PickleSummary> data_pkl_;
+  std::optional<std::vector<PickleStorage>> data_pkl_storages_;  // all summary() needs of data.pkl
   boost::unordered_flat_map<std::string, std::uint64_t, NameHash, std::equal_to<>> storage_bytes_;  // key -> bytes
   std::vector<ZipPickle> pickles_;
   std::uint64_t pickles_not_listed_ = 0;

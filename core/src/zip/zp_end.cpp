@@ -31,11 +31,12 @@ void ZipWalker::note_data_pkl(const LocalEntry& e) {
   if (archive_ || slash == std::string_view::npos) return;
   archive_ = std::string(name.substr(0, slash));
   data_pkl_valid_ = content_.pickle_valid();
-  // The copy, and the storage map (a key and a size per storage: less than the copy's storages
-  // hold, in a table less than twice as large), charged before they are made.
-  if (!charge(2 * content_.pickle_summary_heap_bytes())) return;
-  data_pkl_ = content_.pickle_summary();
-  for (const PickleStorage& s : data_pkl_->storages) storage_bytes_.emplace(s.key, s.bytes);
+  // Its storages (the copy, and a map of a key and a size each: less than the copy holds, in a
+  // table less than twice as large), charged before they are made.
+  const std::vector<PickleStorage>* storages = content_.pickle_storages();
+  if (!storages || !charge(2 * pickle::heap_bytes(*storages))) return;
+  data_pkl_storages_ = *storages;
+  for (const PickleStorage& s : *data_pkl_storages_) storage_bytes_.emplace(s.key, s.bytes);
 }
 
 void ZipWalker::check_pytorch_archive() {
@@ -90,7 +91,7 @@ std::size_t ZipWalker::kept_heap_bytes() const {
   std::size_t n = listed * (sizeof(ZipEntryInfo) + 512 + 32) + pickles_.size() * sizeof(ZipPickle);
   for (const ZipPickle& p : pickles_) n += 512 + pickle::heap_bytes(p.summary);
   if (archive_) {
-    const std::size_t storages = std::min<std::size_t>(locals_.size() + (data_pkl_ ? data_pkl_->storages.size() : 0),
+    const std::size_t storages = std::min<std::size_t>(locals_.size() + (data_pkl_storages_ ? data_pkl_storages_->size() : 0),
                                                        limits_.pickle.max_storages);
     n += storages * (sizeof(ZipStorage) + 2 * 512 + 64);
   }
@@ -130,8 +131,8 @@ ZipSummary ZipWalker::summary() const {
                                       e.uncompressed, "", 0,
                                       e.method == 0 ? std::optional(e.data_start) : std::nullopt});
     }
-    if (data_pkl_) {
-      for (const PickleStorage& p : data_pkl_->storages) {
+    if (data_pkl_storages_) {
+      for (const PickleStorage& p : *data_pkl_storages_) {
         const auto it = by_key.find(p.key);
         if (it != by_key.end()) {
           s.storages[it->second].dtype = p.dtype;

@@ -107,7 +107,7 @@ void ZipWalker::on_local() {
 
 // Where data.pkl says this storage ends: numel times the size of its dtype.
 std::optional<std::uint64_t> ZipWalker::storage_hint(std::string_view name) const {
-  if (!archive_ || !data_pkl_) return std::nullopt;
+  if (!archive_ || !data_pkl_storages_) return std::nullopt;
   const std::string prefix = *archive_ + "/data/";
   if (!name.starts_with(prefix)) return std::nullopt;
   const auto it = storage_bytes_.find(name.substr(prefix.size()));
