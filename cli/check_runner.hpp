@@ -12,10 +12,7 @@
 #include "remote_options.hpp"
 #include "tensorgate/detect.hpp"
 #include "tensorgate/report_writers.hpp"
-
-namespace boost::asio::ssl {
-class context;
-}
+#include "tls_client.hpp"
 
 namespace tensorgate::cli {
 
@@ -29,7 +26,7 @@ struct CheckSettings {
   // size and checks one file at a time, so a verdict never depends on what runs beside it.
   std::uint64_t memory_budget = kDefaultCliMemoryBudget;
   remote::RemoteOptions remote;
-  std::shared_ptr<boost::asio::ssl::context> tls;  // needed once any URL is checked
+  std::shared_ptr<remote::TlsClient> tls;  // loaded once any URL is checked
   ProgressLine* progress = nullptr;
 };
 

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "net_connector.hpp"
+#include "tls_client.hpp"
 #include "url.hpp"
 
 namespace tensorgate::cli {
@@ -87,7 +87,7 @@ void apply_remote_flags(const RemoteFlags& f, const std::vector<std::string>& en
   const bool remote = std::any_of(entries.begin(), entries.end(), [](const std::string& e) { return remote::looks_like_url(e); });
   if (!remote && f.ca_file.empty()) return;
   std::string error;
-  settings.tls = remote::make_tls_context(f.ca_file, error);
+  settings.tls = remote::load_tls_client(f.ca_file, error);
   if (!settings.tls) throw po::error(error);
 }
 

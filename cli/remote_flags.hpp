@@ -1,6 +1,6 @@
 #pragma once
 // The command line's remote settings (docs/remote.md): --header, TENSORGATE_TOKEN, --ca-file,
-// timeouts and retries, turned into the client's options and the shared TLS context.
+// timeouts and retries, turned into the client's options and the TLS client (tls_client.hpp).
 #include <boost/program_options/options_description.hpp>
 #include <string>
 #include <vector>

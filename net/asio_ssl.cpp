@@ -1,4 +1,3 @@
-// Asio's OpenSSL layer, compiled once for the faces that speak TLS (the CLI's remote checks).
-// A file of its own: a static library's object is linked only where it is used, so the service,
-// which has no TLS, does not pull OpenSSL's libssl in.
+// Asio's OpenSSL layer, compiled into the TLS module only (cli/remote/CMakeLists.txt): the
+// executable links no libssl (cli/remote/tls_client.hpp says why).
 #include <boost/asio/ssl/impl/src.hpp>

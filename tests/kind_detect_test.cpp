@@ -189,9 +189,20 @@ TEST(KindDetect, TheTailIsReadWhenTheDataIsSkipped) {
   }
   EXPECT_LE(at, tensorgate::kDetectPrefix);
   EXPECT_EQ(v->tail_wanted(), 65557u);
-  v->skip(file.size() - at - 65557);
-  v->feed(std::string_view(file).substr(file.size() - 65557));
-  EXPECT_EQ(errors_of(v->finish()), "FK.polyglot");
+  // The window in one read, searched where it is, or in two, kept and searched at the end:
+  // the same end record at the same offset.
+  for (const std::size_t pieces : {1, 2}) {
+    auto w = tensorgate::make_validator(tensorgate::FormatChoice::auto_detect, "m.safetensors");
+    w->set_total_size(file.size());
+    w->feed(std::string_view(file).substr(0, at));
+    w->skip(file.size() - at - 65557);
+    const std::size_t first = pieces == 1 ? 65557 : 30000;
+    w->feed(std::string_view(file).substr(file.size() - 65557, first));
+    if (pieces == 2) w->feed(std::string_view(file).substr(file.size() - 65557 + first));
+    const auto r = w->finish();
+    EXPECT_EQ(errors_of(r), "FK.polyglot") << pieces;
+    EXPECT_EQ(r.findings.back().offset, file.size() - 22) << pieces;
+  }
 }
 
 TEST(KindDetect, EverySplitOfTheFirstBytes) {

@@ -1,21 +1,20 @@
 #include "remote_session.hpp"
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/ssl/context.hpp>
 
 #include "net_connector.hpp"
 
 namespace tensorgate::remote {
 
 struct RemoteSession::Impl {
-  Impl(const RemoteOptions& options, std::shared_ptr<boost::asio::ssl::context> tls)
+  Impl(const RemoteOptions& options, std::shared_ptr<TlsClient> tls)
       : connector(ioc, std::move(tls), options), client(connector, options) {}
   boost::asio::io_context ioc{1};
   NetConnector connector;
   HttpClient client;
 };
 
-RemoteSession::RemoteSession(const RemoteOptions& options, std::shared_ptr<boost::asio::ssl::context> tls)
+RemoteSession::RemoteSession(const RemoteOptions& options, std::shared_ptr<TlsClient> tls)
     : impl_(std::make_unique<Impl>(options, std::move(tls))) {}
 
 RemoteSession::~RemoteSession() = default;

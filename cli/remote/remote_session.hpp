@@ -6,16 +6,13 @@
 
 #include "http_client.hpp"
 #include "remote_options.hpp"
-
-namespace boost::asio::ssl {
-class context;
-}
+#include "tls_client.hpp"
 
 namespace tensorgate::remote {
 
 class RemoteSession {
  public:
-  RemoteSession(const RemoteOptions& options, std::shared_ptr<boost::asio::ssl::context> tls);
+  RemoteSession(const RemoteOptions& options, std::shared_ptr<TlsClient> tls);
   ~RemoteSession();
   RemoteSession(const RemoteSession&) = delete;
   RemoteSession& operator=(const RemoteSession&) = delete;

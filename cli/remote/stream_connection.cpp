@@ -1,7 +1,6 @@
 #include "stream_connection.hpp"
 
 #include <boost/asio/error.hpp>
-#include <boost/asio/ssl/error.hpp>
 #include <boost/beast/core/error.hpp>
 
 namespace tensorgate::remote {
@@ -35,7 +34,6 @@ std::string describe_error(const error_code& ec, bool in_body, const RemoteOptio
     return "timed out: nothing from the server for " + seconds_of(options.read_timeout) + " (--read-timeout)";
   if (ec == http::error::end_of_stream || ec == net::error::eof || ec == http::error::partial_message)
     return in_body ? "the connection closed before the body ended" : "the server closed the connection without an answer";
-  if (ec == net::ssl::error::stream_truncated) return "the TLS stream was cut short (no close_notify)";
   if (ec == net::error::connection_reset) return "the connection was reset";
   if (ec == http::error::header_limit)
     return "the response head is larger than " + std::to_string(options.max_header_bytes) + " bytes";

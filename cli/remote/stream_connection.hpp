@@ -22,6 +22,15 @@ struct StreamClock {
 };
 
 std::string describe_error(const error_code& ec, bool in_body, const RemoteOptions& options);
+
+// How a stream's errors read: describe_error, and what only TLS fails with where the TLS module
+// (tls_module.cpp) specialises it.
+template <class Stream>
+struct StreamErrors {
+  static std::string describe(const error_code& ec, bool in_body, const RemoteOptions& options) {
+    return describe_error(ec, in_body, options);
+  }
+};
 // Non-printable bytes as '?', at most `max` bytes: a server's reason phrase in an error.
 std::string printable_short(std::string_view text, std::size_t max);
 // The head of a parsed response, or why it cannot be used (framing Beast 1.81 gets wrong).
@@ -44,7 +53,7 @@ class StreamConnection final : public Connection {
     exchange_bytes_ = 0;
     std::size_t n = 0;
     const error_code ec = run([&](auto handler) { http::async_write(stream_, request, handler); }, n);
-    return ec ? Failure(describe_error(ec, false, options_)) : std::nullopt;
+    return ec ? Failure(StreamErrors<Stream>::describe(ec, false, options_)) : std::nullopt;
   }
 
   Failure read_head(ResponseHead& head) override {
@@ -55,7 +64,7 @@ class StreamConnection final : public Connection {
       std::size_t n = 0;
       const error_code ec = run([&](auto handler) { http::async_read_header(stream_, buffer_, *parser_, handler); }, n);
       count(n);
-      if (ec) return describe_error(ec, false, options_);
+      if (ec) return StreamErrors<Stream>::describe(ec, false, options_);
       if (auto slow = too_slow()) return slow;
       const unsigned status = parser_->get().result_int();
       if (status == 101) return "the server switched protocols (HTTP 101)";
@@ -79,7 +88,7 @@ class StreamConnection final : public Connection {
       error_code ec = run([&](auto handler) { http::async_read_some(stream_, buffer_, *parser_, handler); }, used);
       count(used);
       if (ec == http::error::need_buffer) ec = {};
-      if (ec) return describe_error(ec, true, options_);
+      if (ec) return StreamErrors<Stream>::describe(ec, true, options_);
       if (auto slow = too_slow()) return slow;
     }
     n = out.size() - body.size;

@@ -78,16 +78,6 @@ std::optional<Url> from_view(const urls::url_view& u, std::string& error) {
 
 }  // namespace
 
-std::string Url::origin() const {
-  const bool default_port = port == (tls ? 443 : 80);
-  return std::string(tls ? "https://" : "http://") + host + (default_port ? "" : ":" + std::to_string(port));
-}
-
-std::string Url::host_header() const {
-  const bool default_port = port == (tls ? 443 : 80);
-  return default_port ? host : host + ":" + std::to_string(port);
-}
-
 bool Url::is_folder() const {
   const std::string_view path = std::string_view(target).substr(0, target.find('?'));
   return path.ends_with('/');

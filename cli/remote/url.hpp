@@ -19,9 +19,13 @@ struct Url {
 
   // "https://host" or "http://host:8080": what redirects, credentials and connections are
   // scoped by.
-  std::string origin() const;
-  // The Host header: the host, with the port when it is not the scheme's default.
-  std::string host_header() const;
+  std::string origin() const { return std::string(tls ? "https://" : "http://") + host_header(); }
+  // The Host header: the host, with the port when it is not the scheme's default. Inline, like
+  // origin(): the TLS module (tls_module.cpp) uses them without the parser.
+  std::string host_header() const {
+    const bool default_port = port == (tls ? 443 : 80);
+    return default_port ? host : host + ":" + std::to_string(port);
+  }
   // A folder URL (its path ends in "/"): a model repository, not a file.
   bool is_folder() const;
   // The last path segment, percent-decoded ("model.gguf"): picks the validator by name.

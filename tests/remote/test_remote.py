@@ -9,6 +9,7 @@ usage: test_remote.py TENSORGATE WRITE_SAMPLES WRITE_GGUF_SEEDS DOCS_DIR
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -204,6 +205,34 @@ class RemoteTest(unittest.TestCase):
         out = run("--ca-file", "/nonexistent/ca.pem", url)
         self.assertEqual(out.returncode, 2)
         self.assertIn(b"cannot load --ca-file /nonexistent/ca.pem", out.stderr)
+
+    def test_the_tls_module_is_found_beside_the_executable_or_in_lib(self):
+        module = os.path.join(os.path.dirname(TENSORGATE), "tensorgate-tls.so")
+        if not os.path.exists(module):
+            self.skipTest("this build links the TLS code into the executable (TG_TLS_BUILTIN)")
+        symbols = subprocess.run(["nm", TENSORGATE], capture_output=True, text=True, check=False).stdout
+        if symbols:  # the build tree's executable is not stripped: no OpenSSL but SHA-256 in it
+            self.assertNotIn(" SSL_CTX_new", symbols)
+            self.assertNotIn(" EVP_DigestInit_ex", symbols)
+        url, local = f"{self.https}/big.safetensors", os.path.join(self.root, "big.safetensors")
+        with tempfile.TemporaryDirectory() as prefix:
+            bin_dir = os.path.join(prefix, "bin")
+            os.makedirs(bin_dir)
+            alone = os.path.join(bin_dir, "tensorgate")
+            shutil.copy2(TENSORGATE, alone)
+
+            def check(*args):
+                return subprocess.run([alone, "check", "--format", "json", *args], capture_output=True, check=False,
+                                      timeout=120)
+            out = check("--ca-file", self.certs["ca"], url)
+            self.assertEqual(out.returncode, 2)
+            self.assertIn(f"https needs the TLS module tensorgate-tls.so, found neither at {bin_dir}/tensorgate-tls.so "
+                          f"nor at {bin_dir}/../lib/tensorgate/tensorgate-tls.so".encode(), out.stderr)
+            self.assertEqual(check(local).returncode, 0)  # a local check never needs it
+            os.makedirs(os.path.join(prefix, "lib", "tensorgate"))
+            shutil.copy2(module, os.path.join(prefix, "lib", "tensorgate"))
+            out = check("--ca-file", self.certs["ca"], url)
+            self.assertEqual((out.returncode, json.loads(out.stdout)["files"][0]["valid"]), (0, True), out.stderr)
 
     # --- hostile servers ---------------------------------------------------------------------
     def test_a_server_ignoring_range_is_read_as_a_stream_and_stopped_early(self):

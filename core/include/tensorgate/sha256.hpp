@@ -1,12 +1,12 @@
 #pragma once
-// SHA-256 of a stream, through OpenSSL's EVP interface (which picks the SHA-NI / AVX2 code
-// paths of the CPU it runs on): the service's upload digest, and the digest a report gives of
-// a value it cuts (so a hub can still compare it).
+// SHA-256 of a stream: the service's upload digest, and the digest a report gives of a value it
+// cuts (so a hub can still compare it). OpenSSL's one-algorithm SHA256_* functions underneath
+// (core/src/common/sha256.cpp says why not EVP).
 #include <cstddef>
 #include <memory>
 #include <string>
 
-struct evp_md_ctx_st;
+struct SHA256state_st;
 
 namespace tensorgate {
 
@@ -25,9 +25,9 @@ class Sha256 {
 
  private:
   struct Free {
-    void operator()(evp_md_ctx_st* ctx) const;
+    void operator()(SHA256state_st* ctx) const;
   };
-  std::unique_ptr<evp_md_ctx_st, Free> ctx_;
+  std::unique_ptr<SHA256state_st, Free> ctx_;
 };
 
 }  // namespace tensorgate

@@ -18,9 +18,20 @@ void AutoValidator::set_total_size(std::uint64_t size) {
   if (delegate_) delegate_->set_total_size(size);
 }
 
-// The last kTailWindow bytes: with the size known, only the bytes that fall in them are copied.
+// The last kTailWindow bytes: with the size known, only the bytes that fall in them are copied,
+// and none when the chunk that ends the file holds the whole window (a local file's last read):
+// the end record is searched where the bytes are (64 KiB of fresh memory less for a small check).
 void AutoValidator::keep_tail(std::string_view piece) {
   if (total_ && seen_ + piece.size() + kTailWindow <= *total_) return;
+  if (total_ && seen_ + piece.size() == *total_ && (piece.size() >= kTailWindow || seen_ == 0)) {
+    const std::string_view window = piece.substr(piece.size() - std::min<std::size_t>(piece.size(), kTailWindow));
+    tail_record_ = zip_tail(window, *total_ - window.size());
+    tail_searched_ = true;
+    tail_.clear();
+    return;
+  }
+  tail_searched_ = false;  // bytes past the declared end: the window moved on
+  tail_record_.reset();
   if (total_ && seen_ + kTailWindow < *total_) piece.remove_prefix(static_cast<std::size_t>(*total_ - kTailWindow - seen_));
   if (piece.size() >= kTailWindow) {
     tail_.assign(piece.substr(piece.size() - kTailWindow));
@@ -99,6 +110,8 @@ Progress AutoValidator::skip(std::uint64_t count) {
   if (!delegate_ || !head_checked_) return Progress::need_more;
   seen_ += count;
   tail_.clear();  // what came before the skip is no longer the end
+  tail_searched_ = false;
+  tail_record_.reset();
   return progress(delegate_->skip(count));
 }
 
@@ -116,7 +129,9 @@ Report AutoValidator::merged(Report r, bool finished) const {
   std::vector<Finding> front, back;
   if (extension_) front.push_back(*extension_);
   if (head_polyglot_) back.push_back(*head_polyglot_);
-  if (finished && tail_wanted() > 0 && format_ != Format::zip) {
+  if (finished && tail_wanted() > 0 && format_ != Format::zip && tail_searched_) {
+    if (tail_record_) back.push_back(*tail_record_);
+  } else if (finished && tail_wanted() > 0 && format_ != Format::zip) {
     const std::uint64_t start = seen_ - tail_.size();
     const std::string_view window = std::string_view(tail_).substr(tail_.size() > kTailWindow ? tail_.size() - kTailWindow : 0);
     if (auto f = zip_tail(window, start + (tail_.size() - window.size()))) back.push_back(std::move(*f));

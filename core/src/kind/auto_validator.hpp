@@ -55,6 +55,8 @@ class AutoValidator final : public Validator {
   std::string head_;        // the first kPrefix bytes: the choice, then the pickle-head probe
   bool head_checked_ = false;
   std::string tail_;        // the last bytes fed (at most 2 x kTailWindow, trimmed to kTailWindow)
+  bool tail_searched_ = false;           // the chunk that ended the file held the whole window
+  std::optional<Finding> tail_record_;   // and FK.polyglot's end record was found in it
   std::unique_ptr<Validator> delegate_;
   Format format_ = Format::unknown;
   std::optional<Finding> extension_;   // FK.extension
