@@ -149,14 +149,15 @@ struct Outcome {
 
 // Sends `file` to `path` (an upload by default) over one in-memory connection, a read's worth at a time, taking the answer as
 // it comes, and returns the worst excess of the heap over the budget seen meanwhile.
-enum class Framing { length, chunked };
+enum class Framing { length, chunked, http10 };
 
 Outcome upload(const std::string& file, std::string_view query, std::string_view path = "/v1/validate",
                Framing framing = Framing::length) {
   ServiceConfig config;
-  const std::string framing_field = framing == Framing::length ? "Content-Length: " + std::to_string(file.size())
-                                                               : std::string("Transfer-Encoding: chunked");
-  const std::string head = "POST " + std::string(path) + std::string(query) + " HTTP/1.1\r\nHost: t\r\n" +
+  const std::string framing_field = framing == Framing::chunked ? std::string("Transfer-Encoding: chunked")
+                                                                : "Content-Length: " + std::to_string(file.size());
+  const std::string version = framing == Framing::http10 ? " HTTP/1.0" : " HTTP/1.1";
+  const std::string head = "POST " + std::string(path) + std::string(query) + version + "\r\nHost: t\r\n" +
                            framing_field + "\r\nConnection: close\r\n\r\n";
   Outcome out;
   std::string first;
@@ -203,6 +204,13 @@ TEST(BudgetTruth, AQuarterMillionTensorsAreAllCharged) {
   const Outcome o = upload(many_tensors_file(250'000), "?tensors=true");
   EXPECT_GT(o.answer_bytes, 1u << 20);  // a streamed answer
   expect_all_charged(o);
+}
+
+// HTTP/1.0 has no chunked coding: the report is streamed all the same, to the connection's close.
+TEST(BudgetTruth, AQuarterMillionTensorsAnsweredToHttp10AreAllCharged) {
+  const Outcome o = upload(many_tensors_file(250'000), "?tensors=true", "/v1/validate", Framing::http10);
+  EXPECT_GT(o.answer_bytes, 1u << 20);
+  expect_all_charged(o, "HTTP/1.0 200 OK");
 }
 
 TEST(BudgetTruth, AQuarterMillionTensorsWithoutTheInventoryAreAllCharged) {

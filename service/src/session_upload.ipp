@@ -183,9 +183,9 @@ void Session<Stream>::release_upload(bool keep_validator) {
 }
 
 // A report of up to kWholeReportBytes is answered whole, with a Content-Length; a larger one
-// (a large inventory) is written while it is sent, a piece at a time, in a chunked answer.
-// HTTP/1.0 has no chunked coding: its clients get the whole report. The first kWholeReportBytes
-// are charged before they are written; a streamed answer holds them until it is sent.
+// (a large inventory) is written while it is sent, a piece at a time (answer_streamed: chunked,
+// or to HTTP/1.0 clients delimited by the connection's close). The first kWholeReportBytes are
+// charged before they are written; a streamed answer holds them until it is sent.
 template <class Stream>
 void Session<Stream>::answer_report(Report report, bool complete) {
   record_validation(ctx_, ex_, report);
@@ -194,8 +194,8 @@ void Session<Stream>::answer_report(Report report, bool complete) {
                     complete ? upload_->sha256_hex() : std::nullopt, cfg_.max_report_tensors, cfg_.max_report_metadata};
   auto body = std::make_unique<UploadReport>(std::move(facts), std::move(report));
   hold_anyway(kWholeReportBytes);  // what start() writes before a byte is sent
-  if (body->start(kWholeReportBytes) || ex_.version < 11) {
-    std::string text = body->rest();
+  if (body->start(kWholeReportBytes)) {
+    std::string text = std::move(body->head());
     body.reset();
     release_upload(false);
     release_held();  // answer_verdict charges the text itself

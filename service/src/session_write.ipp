@@ -98,9 +98,17 @@ void Session<Stream>::answer_streamed(bool valid, std::unique_ptr<UploadReport> 
   StreamedResponse res{valid ? http::status::ok : http::status::unprocessable_entity, ex_.version};
   res.set(http::field::content_type, "application/json");
   res.set(http::field::cache_control, "no-store");
-  res.chunked(true);
+  // HTTP/1.0 has no chunked coding: the body ends where the connection closes (RFC 9112,
+  // section 6.3), so the report is still never built whole, and the connection is not kept.
+  const bool chunked = ex_.version >= 11;
+  res.chunked(chunked);
   res.body().source = std::move(body);
   close_after_write_ = set_connection_fields(res);
+  if (!chunked && !close_after_write_) {
+    res.keep_alive(false);
+    res.set(http::field::connection, "close");
+    close_after_write_ = true;
+  }
   streamed_.emplace(std::move(res));
   streamed_sr_.emplace(*streamed_);
   start_writing();

@@ -107,18 +107,4 @@ bool UploadReport::next(std::string& out) {
   return true;
 }
 
-std::string UploadReport::rest() {
-  std::string all = std::move(head_);
-  head_.clear();
-  if (!ended_) {
-    out_.clear();
-    while (fields_->resume(SIZE_MAX)) {
-    }
-    finish_document();
-    all += out_;
-    out_.clear();
-  }
-  return all;
-}
-
 }  // namespace tensorgate::service

@@ -84,8 +84,6 @@ class UploadReport final : public PieceSource {
   std::string& head() { return head_; }
   // After start(): head() first, then pieces of kPieceBytes.
   bool next(std::string& out) override;
-  // All that remains, as one string (HTTP/1.0 clients, which cannot take a chunked answer).
-  std::string rest();
 
  private:
   void finish_document();
