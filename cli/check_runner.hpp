@@ -12,7 +12,10 @@
 #include "remote_options.hpp"
 #include "tensorgate/detect.hpp"
 #include "tensorgate/report_writers.hpp"
-#include "tls_client.hpp"
+
+namespace tensorgate::remote {
+class TlsClient;  // tls_client.hpp
+}
 
 namespace tensorgate::cli {
 

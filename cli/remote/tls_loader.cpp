@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <array>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -41,7 +40,6 @@ MakeTlsClient find_entry_point(std::string& error) {
 #else
   const std::string dir = executable_dir();
   const std::vector<std::string> candidates = {dir + "/" + kModuleName, dir + "/../lib/tensorgate/" + kModuleName};
-  std::string why;
   for (const std::string& path : candidates) {
     if (access(path.c_str(), F_OK) != 0) continue;
     void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -63,19 +61,21 @@ MakeTlsClient find_entry_point(std::string& error) {
 }  // namespace
 
 std::shared_ptr<TlsClient> load_tls_client(const std::string& ca_file, std::string& error) {
-  static std::mutex mutex;
-  static MakeTlsClient entry = nullptr;
-  static std::string load_error;
-  {
-    const std::lock_guard lock(mutex);
-    if (!entry && load_error.empty()) entry = find_entry_point(load_error);
-  }
-  if (!entry) {
-    error = load_error;
+  struct Found {
+    MakeTlsClient entry = nullptr;
+    std::string error;
+  };
+  // Looked for once per process (a static's initialisation is thread-safe), never unloaded.
+  static const Found found = [] {
+    Found f;
+    f.entry = find_entry_point(f.error);
+    return f;
+  }();
+  if (!found.entry) {
+    error = found.error;
     return nullptr;
   }
-  TlsClient* client = entry(TG_TLS_ABI, ca_file, error);
-  return std::shared_ptr<TlsClient>(client);
+  return std::shared_ptr<TlsClient>(found.entry(TG_TLS_ABI, ca_file, error));
 }
 
 }  // namespace tensorgate::remote

@@ -82,9 +82,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void answer_problem(Problem p, std::string detail = {}, std::string_view limit = {});
   void answer_too_large(std::uint64_t limit);  // 413 body-too-large
   void answer_verdict(bool valid, std::string json_body);  // 200 or 422 with a report
-  void answer_streamed(bool valid, std::unique_ptr<UploadReport> body);  // the same, chunked
+  void answer_streamed(bool valid, std::unique_ptr<UploadReport> body);  // the same, in pieces
+  // Keep-alive or close (always when `must_close`: a body that the close delimits), X-Request-Id;
+  // true: close.
   template <class Message>
-  bool set_connection_fields(Message& res);  // keep-alive or close, X-Request-Id; true: close
+  bool set_connection_fields(Message& res, bool must_close = false);
   void start_writing();
   // The exchange's own share of the memory budget (a /v1/check-model body as it arrives, a
   // report until it is written), released when the exchange ends.

@@ -5,8 +5,8 @@ namespace tensorgate::service {
 
 template <class Stream>
 template <class Message>
-bool Session<Stream>::set_connection_fields(Message& res) {
-  const bool close = !ex_.keep_alive || ex_.body_pending || ctx_.draining() ||
+bool Session<Stream>::set_connection_fields(Message& res, bool must_close) {
+  const bool close = must_close || !ex_.keep_alive || ex_.body_pending || ctx_.draining() ||
                      served_ + 1 >= cfg_.keepalive_max_requests;
   res.keep_alive(!close);
   // Said explicitly even to HTTP/1.0 clients, for whom closing is the default.
@@ -103,12 +103,7 @@ void Session<Stream>::answer_streamed(bool valid, std::unique_ptr<UploadReport> 
   const bool chunked = ex_.version >= 11;
   res.chunked(chunked);
   res.body().source = std::move(body);
-  close_after_write_ = set_connection_fields(res);
-  if (!chunked && !close_after_write_) {
-    res.keep_alive(false);
-    res.set(http::field::connection, "close");
-    close_after_write_ = true;
-  }
+  close_after_write_ = set_connection_fields(res, !chunked);
   streamed_.emplace(std::move(res));
   streamed_sr_.emplace(*streamed_);
   start_writing();

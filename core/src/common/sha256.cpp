@@ -8,8 +8,6 @@
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/sha.h>
 
-#include <new>
-
 namespace tensorgate {
 
 void Sha256::Free::operator()(SHA256state_st* ctx) const { delete ctx; }

@@ -123,19 +123,23 @@ std::uint64_t AutoValidator::tail_wanted() const {
   return needs ? std::max(kTailWindow, delegate_->tail_wanted()) : delegate_->tail_wanted();
 }
 
+// FK.polyglot's end record in the last kTailWindow bytes: found already where the last chunk
+// lay, or searched in the bytes kept.
+std::optional<Finding> AutoValidator::end_record() const {
+  if (tail_searched_) return tail_record_;
+  const std::uint64_t start = seen_ - tail_.size();
+  const std::string_view window = std::string_view(tail_).substr(tail_.size() > kTailWindow ? tail_.size() - kTailWindow : 0);
+  return zip_tail(window, start + (tail_.size() - window.size()));
+}
+
 // The delegate's report with the file-kind findings: FK.extension first (it is known from
 // the first bytes), FK.polyglot last; within Limits::max_findings like every finding.
 Report AutoValidator::merged(Report r, bool finished) const {
   std::vector<Finding> front, back;
   if (extension_) front.push_back(*extension_);
   if (head_polyglot_) back.push_back(*head_polyglot_);
-  if (finished && tail_wanted() > 0 && format_ != Format::zip && tail_searched_) {
-    if (tail_record_) back.push_back(*tail_record_);
-  } else if (finished && tail_wanted() > 0 && format_ != Format::zip) {
-    const std::uint64_t start = seen_ - tail_.size();
-    const std::string_view window = std::string_view(tail_).substr(tail_.size() > kTailWindow ? tail_.size() - kTailWindow : 0);
-    if (auto f = zip_tail(window, start + (tail_.size() - window.size()))) back.push_back(std::move(*f));
-  }
+  if (finished && tail_wanted() > 0 && format_ != Format::zip)
+    if (auto f = end_record()) back.push_back(std::move(*f));
   r.findings.insert(r.findings.begin(), front.begin(), front.end());
   r.findings.insert(r.findings.end(), back.begin(), back.end());
   while (r.findings.size() > limits_.max_findings) {

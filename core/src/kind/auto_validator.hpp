@@ -44,6 +44,7 @@ class AutoValidator final : public Validator {
   void choose(const Classification& c);
   void check_head();
   Report merged(Report r, bool finished) const;
+  std::optional<Finding> end_record() const;
   Progress progress(Progress delegate) const;
 
   std::string name_;
