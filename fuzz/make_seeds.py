@@ -42,7 +42,8 @@ def main():
                 with open(os.path.join(tmp, name), "rb") as f:
                     samples[name[: -len(".safetensors")]] = f.read()
     dirs = {t: seeds_of(t) for t in ("safetensors_fuzzer", "safetensors_chunking_fuzzer", "roundtrip_fuzzer",
-                                     "header_json_fuzzer", "cli_report_fuzzer", "gguf_chunking_fuzzer")}
+                                     "header_json_fuzzer", "header_route_fuzzer", "cli_report_fuzzer",
+                                     "gguf_chunking_fuzzer")}
     # GGUF seeds come from corpus/gguf_fuzzer/ (tests/tools/write_gguf_seeds keeps it current).
     gguf_dir = os.path.join(ROOT, "corpus", "gguf_fuzzer")
     gguf = {}
@@ -61,6 +62,7 @@ def main():
             n = struct.unpack("<Q", data[:8])[0]
             if n <= len(data) - 8:
                 write(dirs["header_json_fuzzer"], name, data[8 : 8 + n])
+                write(dirs["header_route_fuzzer"], name, data[8 : 8 + n])
     gguf_path = b"dir/model.gguf"
     for name, data in gguf.items():
         cuts = [4, 24, min(len(data) // 2, 65535)]

@@ -3,9 +3,12 @@
 #include "safetensors/st2_header_json.hpp"
 
 #include <boost/json/basic_parser_impl.hpp>
+#include <optional>
 #include <string>
 
 #include "safetensors/header_handler.hpp"
+#include "safetensors/st2_duplicate_names.hpp"
+#include "safetensors/st2_plain_header.hpp"
 
 namespace tensorgate::detail {
 namespace {
@@ -53,17 +56,16 @@ void check_after_object(std::string_view header, std::size_t from, FindingList& 
   }
 }
 
-}  // namespace
+// Once the root object has been read (by either parse): what follows it.
+void finish_object(std::string_view text, std::size_t end, FindingList& findings, ParsedHeader& out) {
+  check_after_object(text, end, findings);
+  out.json_ok = true;
+  out.object_end = end;
+}
 
-ParsedHeader parse_header(std::string header, const Limits& limits, FindingList& findings,
-                          TableAllowance& allowance) {
+ParsedHeader general_parse(TableBuilder& builder, const Limits& limits, FindingList& findings,
+                           TableAllowance& allowance) {
   ParsedHeader out;
-  if (header.starts_with("\xEF\xBB\xBF")) {
-    findings.add(Rule::st2_bom, "the header starts with a UTF-8 byte-order mark", 8);
-    out.table = TableBuilder(std::move(header)).release();
-    return out;
-  }
-  TableBuilder builder(std::move(header));
   boost::json::parse_options options;
   options.max_depth = limits.max_json_depth;
   const std::string_view text = builder.header();
@@ -71,12 +73,7 @@ ParsedHeader parse_header(std::string header, const Limits& limits, FindingList&
                                                   limits.max_json_depth, estimate_tensors(text));
   boost::json::error_code ec;
   const std::size_t used = parser.write_some(false, text.data(), text.size(), ec);
-  if (allowance.refused() || allowance.timed_out()) {
-    out.budget_refused = allowance.refused();
-    out.deadline_passed = allowance.timed_out();
-    out.table = builder.release();
-    return out;
-  }
+  if (allowance.refused() || allowance.timed_out()) return out;
   parser.handler().report_duplicate_names();
   if (ec) {
     const Rule rule = classify(ec, text, used);
@@ -84,19 +81,59 @@ ParsedHeader parse_header(std::string header, const Limits& limits, FindingList&
                  text.empty() ? std::string("the header is empty")
                               : "invalid JSON at header byte " + std::to_string(used) + ": " + ec.message(),
                  8 + used);
-    out.table = builder.release();
     return out;
   }
   // basic_parser also consumes whitespace after the value; the object ends at the last
   // non-space byte it used.
   std::size_t end = used;
   while (end > 0 && json_space(text[end - 1])) --end;
-  check_after_object(text, end, findings);
-  out.json_ok = true;
-  out.object_end = end;
+  finish_object(text, end, findings, out);
   out.reference_rejects = parser.handler().reference_rejects();
-  out.table = builder.release();
   return out;
+}
+
+// The plain-header fast path; nullopt when the header is not plain (the table is then cleared).
+std::optional<ParsedHeader> plain_parse(TableBuilder& builder, FindingList& findings, TableAllowance& allowance) {
+  const std::string_view text = builder.header();
+  DuplicateNames names(estimate_tensors(text));
+  const PlainScan scan = scan_plain_header(text, builder, names, allowance);
+  ParsedHeader out;
+  switch (scan.outcome) {
+    case PlainScan::Outcome::stopped:
+      return out;
+    case PlainScan::Outcome::not_plain:
+      builder.clear();
+      return std::nullopt;
+    case PlainScan::Outcome::accepted:
+      break;
+  }
+  report_duplicate_names(names, builder, findings);
+  finish_object(text, scan.object_end, findings, out);
+  out.plain = true;
+  out.architecture = scan.architecture;
+  return out;
+}
+
+}  // namespace
+
+ParsedHeader parse_header(std::string header, const Limits& limits, FindingList& findings,
+                          TableAllowance& allowance, HeaderRoute route) {
+  if (header.starts_with("\xEF\xBB\xBF")) {
+    findings.add(Rule::st2_bom, "the header starts with a UTF-8 byte-order mark", 8);
+    ParsedHeader out;
+    out.table = TableBuilder(std::move(header)).release();
+    return out;
+  }
+  TableBuilder builder(std::move(header));
+  builder.reserve_records(estimate_tensors(builder.header()));
+  std::optional<ParsedHeader> out;
+  if (route == HeaderRoute::plain_first && limits.max_json_depth >= kPlainDepth)
+    out = plain_parse(builder, findings, allowance);
+  if (!out) out = general_parse(builder, limits, findings, allowance);
+  out->budget_refused = allowance.refused();
+  out->deadline_passed = allowance.timed_out();
+  out->table = builder.release();
+  return std::move(*out);
 }
 
 }  // namespace tensorgate::detail

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/printable.hpp"
+#include "safetensors/st2_duplicate_names.hpp"
 
 namespace tensorgate::detail {
 namespace {
@@ -22,8 +23,7 @@ HeaderHandler::HeaderHandler(TableBuilder& table, FindingList& findings, TableAl
       header_begin_(table.header().data()),
       header_end_(table.header().data() + table.header().size()),
       names_(expected_tensors) {
-  frames_.reserve(max_depth + 1);
-  table_.reserve_records(expected_tensors);
+  frames_.reserve(max_depth + 1);  // the records are reserved by parse_header
 }
 
 void HeaderHandler::add(Rule rule, std::string message, std::optional<std::uint64_t> pos) {
@@ -109,15 +109,17 @@ void HeaderHandler::on_root_key(StrRef key) {
   name_key_bytes_ += DuplicateNames::kBytesPerName;
 }
 
-void HeaderHandler::report_duplicate_names() {
-  const auto name_of = [this](std::uint32_t i) { return table_.str(table_.record(i).name); };
-  for (const std::uint32_t i : names_.later_duplicates(name_of)) {
-    auto& rec = table_.record(i);
+void HeaderHandler::report_duplicate_names() { detail::report_duplicate_names(names_, table_, findings_); }
+
+void report_duplicate_names(DuplicateNames& names, TableBuilder& table, FindingList& findings) {
+  const auto name_of = [&table](std::uint32_t i) { return table.str(table.record(i).name); };
+  for (const std::uint32_t i : names.later_duplicates(name_of)) {
+    auto& rec = table.record(i);
     rec.flags |= TensorTable::kDuplicate;
-    const std::string_view name = table_.str(rec.name);
-    findings_.add(Rule::st2_duplicate_key, "duplicate tensor name", 8 + rec.key_pos, name);
-    findings_.add(Rule::stw_reference_differs, "the reference reader keeps the last entry of a duplicate name",
-                  8 + rec.key_pos, name);
+    const std::string_view name = table.str(rec.name);
+    findings.add(Rule::st2_duplicate_key, "duplicate tensor name", 8 + rec.key_pos, name);
+    findings.add(Rule::stw_reference_differs, "the reference reader keeps the last entry of a duplicate name",
+                 8 + rec.key_pos, name);
   }
 }
 

@@ -1,10 +1,9 @@
 // HeaderHandler: what a value in the wrong place means (ST2/ST3/ST4), and the ST4
 // checks of a tensor entry's fields and sizes.
-#include <limits>
 #include <string>
 
 #include "safetensors/header_handler.hpp"
-#include "common/uint128.hpp"
+#include "safetensors/st4_tensor_size.hpp"
 #include "common/printable.hpp"
 
 namespace tensorgate::detail {
@@ -154,49 +153,36 @@ void HeaderHandler::end_entry() {
   in_entry_ = false;
 }
 
-// ST4's size rule: end - begin equals the exact product of the shape times the dtype's size.
-// A zero dimension makes the product zero whatever the others; otherwise any overflow past
-// 64 bits is an error. The reference folds left to right with checked multiplication, so it
-// rejects a zero product whose prefix overflows: that difference is reported, not followed.
+// ST4's size rule (st4_tensor_size.hpp): end - begin equals the exact product of the shape times
+// the dtype's size. What the reference reader refuses of a size valid here is reported, not followed.
 void HeaderHandler::check_size(TensorTable::Record& rec) {
-  std::uint64_t product = 1;
-  bool fold_overflowed = false, zero = false;
-  for (const std::uint64_t d : rec.shape()) {
-    zero = zero || d == 0;
-    if (!fold_overflowed && __builtin_mul_overflow(product, d, &product)) fold_overflowed = true;
-  }
-  if (fold_overflowed && !zero) {
-    add(Rule::st4_overflow, "the shape's element count overflows 64 bits", std::uint64_t{rec.key_pos});
-    return;
-  }
-  const std::uint64_t elements = zero ? 0 : product;
-  const auto bits = static_cast<uint128>(elements) *
-                    dtype_info(static_cast<Dtype>(rec.dtype)).bits;
-  if (bits % 8 != 0) {
-    add(Rule::st4_sub_byte, std::to_string(elements) + " elements of " +
-                                std::string(dtype_info(static_cast<Dtype>(rec.dtype)).name) +
-                                " are not a whole number of bytes", std::uint64_t{rec.key_pos});
-    return;
-  }
-  const uint128 bytes = bits / 8;
-  if (bytes > std::numeric_limits<std::uint64_t>::max()) {
-    add(Rule::st4_overflow, "the tensor's byte size overflows 64 bits", std::uint64_t{rec.key_pos});
-    return;
-  }
-  if (rec.end - rec.begin != static_cast<std::uint64_t>(bytes)) {
-    add(Rule::st4_size_mismatch, "data_offsets span " + std::to_string(rec.end - rec.begin) +
-                                     " bytes, the shape and dtype need " +
-                                     std::to_string(static_cast<std::uint64_t>(bytes)), std::uint64_t{rec.key_pos});
-    return;
+  const auto dtype = static_cast<Dtype>(rec.dtype);
+  const TensorSize size = tensor_size(rec.shape(), dtype, rec.end - rec.begin);
+  const std::uint64_t at = rec.key_pos;
+  switch (size.verdict) {
+    case TensorSize::Verdict::count_overflow:
+      add(Rule::st4_overflow, "the shape's element count overflows 64 bits", at);
+      return;
+    case TensorSize::Verdict::sub_byte:
+      add(Rule::st4_sub_byte, std::to_string(size.elements) + " elements of " +
+                                  std::string(dtype_info(dtype).name) + " are not a whole number of bytes", at);
+      return;
+    case TensorSize::Verdict::byte_overflow:
+      add(Rule::st4_overflow, "the tensor's byte size overflows 64 bits", at);
+      return;
+    case TensorSize::Verdict::mismatch:
+      add(Rule::st4_size_mismatch, "data_offsets span " + std::to_string(rec.end - rec.begin) +
+                                       " bytes, the shape and dtype need " + std::to_string(size.bytes), at);
+      return;
+    case TensorSize::Verdict::fits:
+      break;
   }
   rec.flags |= TensorTable::kValid;
-  reference_rejects_ = reference_rejects_ || fold_overflowed ||
-                       bits > std::numeric_limits<std::uint64_t>::max();
-  if (fold_overflowed)
-    add(Rule::stw_reference_differs,
-        "the reference reader rejects this shape: its product overflows before the zero", std::uint64_t{rec.key_pos});
-  else if (bits > std::numeric_limits<std::uint64_t>::max())
-    add(Rule::stw_reference_differs, "the reference reader rejects this size: its bit count overflows 64 bits", std::uint64_t{rec.key_pos});
+  reference_rejects_ = reference_rejects_ || size.fold_overflowed || size.bits_overflowed;
+  if (size.fold_overflowed)
+    add(Rule::stw_reference_differs, "the reference reader rejects this shape: its product overflows before the zero", at);
+  else if (size.bits_overflowed)
+    add(Rule::stw_reference_differs, "the reference reader rejects this size: its bit count overflows 64 bits", at);
 }
 
 }  // namespace tensorgate::detail

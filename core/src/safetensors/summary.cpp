@@ -52,34 +52,40 @@ std::optional<std::uint64_t> layer_index(std::string_view name, std::string_view
 
 }  // namespace
 
+ArchitectureGuesser::ArchitectureGuesser() : best_(kMarkers.size()) {}
+
 // Every layer repeats the names of layer 0, so the architecture markers are searched in the
 // names of layer 0 and the names outside the layers only. A layer's tensors come together in
 // real files: a name that begins with the last name's "<prefix>.<container>.<index>." has its
 // layer, found without going over its segments again (most names of a 100,000-tensor file).
-ArchitectureGuess guess_architecture(const TensorTable& table) {
-  ArchitectureGuess guess;
-  std::size_t best = kMarkers.size();
-  std::string_view layer_prefix;  // "<...>.<container>.<index>." of the last name in a layer
-  std::uint64_t prefix_layer = 0;
-  for (std::size_t i = 0; i < table.size(); ++i) {
-    const std::string_view name = table.str(table.record(i).name);
-    std::optional<std::uint64_t> layer;
-    if (!layer_prefix.empty() && name.starts_with(layer_prefix)) {
-      layer = prefix_layer;
-    } else if ((layer = layer_index(name, layer_prefix))) {
-      prefix_layer = *layer;
-    }
-    if (layer && *layer < UINT64_MAX) guess.layers = std::max(guess.layers.value_or(0), *layer + 1);
-    if (layer && *layer != 0) continue;
-    for (std::size_t m = 0; m < best; ++m) {
-      if (name.find(kMarkers[m].first) != std::string_view::npos) {
-        best = m;
-        break;
-      }
+void ArchitectureGuesser::add(std::string_view name) {
+  std::optional<std::uint64_t> layer;
+  if (!layer_prefix_.empty() && name.starts_with(layer_prefix_)) {
+    layer = prefix_layer_;
+  } else if ((layer = layer_index(name, layer_prefix_))) {
+    prefix_layer_ = *layer;
+  }
+  if (layer && *layer < UINT64_MAX) layers_ = std::max(layers_.value_or(0), *layer + 1);
+  if (layer && *layer != 0) return;
+  for (std::size_t m = 0; m < best_; ++m) {
+    if (name.find(kMarkers[m].first) != std::string_view::npos) {
+      best_ = m;
+      return;
     }
   }
-  if (best < kMarkers.size()) guess.architecture = std::string(kMarkers[best].second);
+}
+
+ArchitectureGuess ArchitectureGuesser::result() const {
+  ArchitectureGuess guess;
+  guess.layers = layers_;
+  if (best_ < kMarkers.size()) guess.architecture = std::string(kMarkers[best_].second);
   return guess;
+}
+
+ArchitectureGuess guess_architecture(const TensorTable& table) {
+  ArchitectureGuesser guesser;
+  for (std::size_t i = 0; i < table.size(); ++i) guesser.add(table.str(table.record(i).name));
+  return guesser.result();
 }
 
 }  // namespace tensorgate

@@ -17,6 +17,9 @@ class TableBuilder {
   // Room for about `n` records in one block (on huge pages when large), so that a large table
   // is neither a deque's thousands of small blocks nor a vector's repeated copies.
   void reserve_records(std::size_t n);
+  // Back to no records, strings, shapes or metadata (the records' room stays): what a parse
+  // that gave up leaves for the next one.
+  void clear();
 
   std::string_view header() const { return table_->header_; }
   std::string_view str(StrRef r) const { return table_->str(r); }

@@ -24,6 +24,17 @@ void TableBuilder::reserve_records(std::size_t n) {
   detail::advise_huge_pages(records.data(), records.capacity() * sizeof(TensorTable::Record));
 }
 
+void TableBuilder::clear() {
+  auto& t = *table_;
+  t.records_.clear();
+  t.arena_ = std::string();
+  t.dim_chunks_.clear();
+  t.dim_chunk_used_ = 0;
+  t.metadata_ = {};
+  t.has_metadata_ = false;
+  bytes_ = 0;
+}
+
 bool TableBuilder::in_header(std::string_view s) const {
   const std::string& h = table_->header_;
   std::less_equal<const char*> le;

@@ -170,7 +170,7 @@ void SafetensorsValidator::on_header() {
   object_end_ = parsed.object_end;
   reference_rejects_ = parsed.reference_rejects;
   understood_ = parsed.json_ok && !findings_.has_errors();
-  if (understood_) facts_ = header_facts();
+  if (understood_) facts_ = header_facts(parsed.architecture);
   if (parsed.json_ok) covered_ = check_tiling(*table_, findings_, 8 + n_);
   state_ = findings_.has_errors() ? State::stopped : State::data;
   if (covered_ && total_size_) {

@@ -82,7 +82,8 @@ void SafetensorsValidator::add_valid_file_facts() {
 
 // One pass over the tensors once the header is understood: what the summary and the version
 // line need, computed once however often a report is taken.
-SafetensorsValidator::HeaderFacts SafetensorsValidator::header_facts() const {
+SafetensorsValidator::HeaderFacts SafetensorsValidator::header_facts(
+    const std::optional<ArchitectureGuess>& architecture) const {
   HeaderFacts f;
   std::array<DtypeTotals, kDtypeCount> totals{};
   for (const TensorTable::Record& r : table_->records()) {
@@ -99,7 +100,7 @@ SafetensorsValidator::HeaderFacts SafetensorsValidator::header_facts() const {
     f.by_dtype.push_back(t);
     f.oldest = std::max(f.oldest, dtype_info(t.dtype).since);
   }
-  f.architecture = guess_architecture(*table_);
+  f.architecture = architecture ? *architecture : guess_architecture(*table_);
   return f;
 }
 

@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -60,6 +61,23 @@ struct ArchitectureGuess {
   std::optional<std::string> architecture;
   std::optional<std::uint64_t> layers;
 };
+
+// The same guess made one name at a time, in header order, while the names are at hand (the
+// plain-header scan feeds it: on a large header a second pass over the names was a tenth of
+// the validator's time). A name's text must outlive the guesser.
+class ArchitectureGuesser {
+ public:
+  ArchitectureGuesser();
+  void add(std::string_view name);
+  ArchitectureGuess result() const;
+
+ private:
+  std::size_t best_;               // the most specific marker seen so far (past the last: none)
+  std::string_view layer_prefix_;  // "<...>.<container>.<index>." of the last name in a layer
+  std::uint64_t prefix_layer_ = 0;
+  std::optional<std::uint64_t> layers_;
+};
+
 ArchitectureGuess guess_architecture(const TensorTable& table);
 
 }  // namespace tensorgate
