@@ -44,4 +44,17 @@ SyntheticHeader make_header(std::uint64_t count) {
   return out;
 }
 
+SyntheticHeader not_plain_at_end(const SyntheticHeader& plain) {
+  std::string h = plain.file_prefix.substr(8);
+  h.erase(h.find_last_not_of(' '));  // the closing brace and the padding
+  h += " }";
+  h.append((8 - h.size() % 8) % 8, ' ');
+  SyntheticHeader out;
+  const std::uint64_t n = h.size();
+  for (int i = 0; i < 8; ++i) out.file_prefix += static_cast<char>((n >> (8 * i)) & 0xff);
+  out.file_prefix += h;
+  out.data_length = plain.data_length;
+  return out;
+}
+
 }  // namespace tgbench

@@ -13,4 +13,9 @@ struct SyntheticHeader {
 
 SyntheticHeader make_header(std::uint64_t count);
 
+// The same header with a space before its closing brace: valid, but not plain
+// (core/src/safetensors/st2_plain_header.hpp) at its last byte, so the fast path scans it all and
+// hands it to the general parse: the most a header can make the validator spend.
+SyntheticHeader not_plain_at_end(const SyntheticHeader& plain);
+
 }  // namespace tgbench
