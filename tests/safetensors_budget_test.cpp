@@ -65,6 +65,23 @@ TEST(SafetensorsBudget, ALongShapeCannotOutgrowTheBudget) {
   EXPECT_EQ(r.aborted->limit, "header-memory-budget");
 }
 
+// The plain-header fast path charges its table as the general parse does: 100,000 valid entries
+// (a 6.5 MB header; 4.8 MB of records and 1.6 MB of name keys) under a budget with 1 MiB beyond
+// the header.
+TEST(SafetensorsBudget, APlainHeaderCannotOutgrowTheBudgetEither) {
+  const std::string file = plain_file(100'000);
+  CountingBudget budget(file.size() + (1u << 20));
+  {
+    const auto r = check_with(budget, file);
+    ASSERT_TRUE(r.aborted);
+    EXPECT_EQ(r.aborted->limit, "header-memory-budget");
+    EXPECT_LE(budget.peak, file.size() + (1u << 20));
+  }
+  EXPECT_EQ(budget.held, 0u);
+  CountingBudget roomy(4 * file.size());
+  EXPECT_TRUE(check_with(roomy, file).valid);
+}
+
 // The same tiny-entry header with room for its table gets its verdict (ST4: entries must be
 // objects), and a valid file is valid under a budget of a few MiB.
 TEST(SafetensorsBudget, RoomForTheTableGivesTheVerdict) {

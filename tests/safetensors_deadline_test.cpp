@@ -74,6 +74,21 @@ TEST(SafetensorsDeadline, DetectionHandsTheDeadlineToTheValidatorItChooses) {
   EXPECT_EQ(r.aborted->limit, "parse-cpu-deadline");
 }
 
+// A plain header (core/src/safetensors/st2_plain_header.hpp) is scanned without JSON events: the
+// scan asks the deadline every 1,024 entries, and stops at the poll that sees it pass.
+TEST(SafetensorsDeadline, ThePlainHeaderScanAsksTheDeadlineToo) {
+  const std::string file = plain_file(100'000);
+  PollCounter never(0);
+  EXPECT_TRUE(check(tensorgate::make_safetensors_validator(), file, &never).valid);
+  EXPECT_EQ(never.polls, 100'000 / 1'024);
+  PollCounter deadline(3);
+  const auto r = check(tensorgate::make_safetensors_validator(), file, &deadline);
+  ASSERT_TRUE(r.aborted);
+  EXPECT_EQ(r.aborted->limit, "parse-cpu-deadline");
+  EXPECT_FALSE(r.safetensors);
+  EXPECT_EQ(deadline.polls, 3);
+}
+
 TEST(SafetensorsDeadline, ASmallHeaderEndsBeforeTheFirstPoll) {
   PollCounter deadline(1);
   const auto r = check(tensorgate::make_safetensors_validator(), st_file(metadata_header(100), "x"), &deadline);

@@ -12,6 +12,14 @@ std::string st_file_n(std::uint64_t n, std::string_view header, std::string_view
   return out;
 }
 
+std::string plain_file(int n) {
+  std::string h = "{";
+  for (int i = 0; i < n; ++i)
+    h += (i ? ",\"t" : "\"t") + std::to_string(i) + R"(":{"dtype":"U8","shape":[1],"data_offsets":[)" +
+         std::to_string(i) + "," + std::to_string(i + 1) + "]}";
+  return st_file(h + "}", std::string(static_cast<std::size_t>(n), '\0'));
+}
+
 std::string st_file(std::string_view header, std::string_view data, bool pad) {
   std::string h(header);
   if (pad) h.append((8 - h.size() % 8) % 8, ' ');

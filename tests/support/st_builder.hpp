@@ -15,6 +15,9 @@ namespace tgtest {
 std::string st_file(std::string_view header, std::string_view data = {}, bool pad = true);
 // The same with an explicit N (which need not match the header's length).
 std::string st_file_n(std::uint64_t n, std::string_view header, std::string_view data = {});
+// A valid file of `n` one-byte U8 tensors ("t0", "t1", ...) in the plain shape writers write
+// (read by the plain-header fast path, core/src/safetensors/st2_plain_header.hpp).
+std::string plain_file(int n);
 // `data` of `size` zero bytes.
 inline std::string zeros(std::size_t size) { return std::string(size, '\0'); }
 
