@@ -2,8 +2,23 @@
 
 #include <array>
 #include <string_view>
+#include <utility>
 
 namespace tgbench {
+namespace {
+
+// The header padded with spaces to a multiple of 8, behind its 8-byte little-endian length.
+SyntheticHeader framed(std::string h, std::uint64_t data_length) {
+  h.append((8 - h.size() % 8) % 8, ' ');
+  SyntheticHeader out;
+  const std::uint64_t n = h.size();
+  for (int i = 0; i < 8; ++i) out.file_prefix += static_cast<char>((n >> (8 * i)) & 0xff);
+  out.file_prefix += h;
+  out.data_length = data_length;
+  return out;
+}
+
+}  // namespace
 
 SyntheticHeader make_header(std::uint64_t count) {
   static constexpr std::array<std::string_view, 7> kParts{"attn.q", "attn.k",  "attn.v", "attn.o",
@@ -35,26 +50,14 @@ SyntheticHeader make_header(std::uint64_t count) {
     offset += bytes;
   }
   h += '}';
-  h.append((8 - h.size() % 8) % 8, ' ');
-  SyntheticHeader out;
-  const std::uint64_t n = h.size();
-  for (int i = 0; i < 8; ++i) out.file_prefix += static_cast<char>((n >> (8 * i)) & 0xff);
-  out.file_prefix += h;
-  out.data_length = offset;
-  return out;
+  return framed(std::move(h), offset);
 }
 
 SyntheticHeader not_plain_at_end(const SyntheticHeader& plain) {
   std::string h = plain.file_prefix.substr(8);
   h.erase(h.find_last_not_of(' '));  // the closing brace and the padding
   h += " }";
-  h.append((8 - h.size() % 8) % 8, ' ');
-  SyntheticHeader out;
-  const std::uint64_t n = h.size();
-  for (int i = 0; i < 8; ++i) out.file_prefix += static_cast<char>((n >> (8 * i)) & 0xff);
-  out.file_prefix += h;
-  out.data_length = plain.data_length;
-  return out;
+  return framed(std::move(h), plain.data_length);
 }
 
 }  // namespace tgbench
