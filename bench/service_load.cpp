@@ -3,6 +3,8 @@
 //   service_load sink --bytes N                          the same upload into NullSink
 //   service_load small --port P [--connections 64] [--requests 200] [--bytes 4096]
 //   service_load gen --bytes N                           the same stream on stdout (openssl dgst)
+//   service_load memory --bytes N [--query Q]            the same upload without TCP, in process
+//   service_load sha256 --bytes N                        SHA-256 over a buffer in memory
 // The valid file is generated on the fly: a header naming one U8 tensor over all the data, then
 // the data from one reused buffer, so 16 GiB never touch the disk. Figures go to stdout as JSON.
 #include <arpa/inet.h>
@@ -22,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "service_memory.hpp"
 #include "service_sink.hpp"
 
 namespace {
@@ -107,12 +110,16 @@ std::uint64_t num(const std::map<std::string, std::string>& f, const char* k, st
   return it == f.end() ? def : std::strtoull(it->second.c_str(), nullptr, 10);
 }
 
+std::string request_head(const std::string& query, std::uint64_t total) {
+  return "POST /v1/validate" + query + " HTTP/1.1\r\nHost: bench\r\nContent-Type: application/octet-stream\r\nContent-Length: " +
+         std::to_string(total) + "\r\n\r\n";
+}
+
 // One upload of `total` bytes; prints its throughput.
 int stream(std::uint16_t port, std::uint64_t total, const std::string& query, const char* label) {
   const int fd = connect_to(port);
   const std::string header = valid_header(total);
-  const std::string head = "POST /v1/validate" + query + " HTTP/1.1\r\nHost: bench\r\nContent-Type: application/octet-stream\r\nContent-Length: " +
-                           std::to_string(total) + "\r\n\r\n";
+  const std::string head = request_head(query, total);
   const std::vector<char> block(1 << 20, '\x5a');
   const auto start = Clock::now();
   bool ok = send_all(fd, head.data(), head.size()) && send_all(fd, header.data(), header.size());
@@ -186,7 +193,7 @@ int small(std::uint16_t port, unsigned connections, unsigned requests, std::uint
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fputs("usage: service_load stream|sink|small|gen [--port P] [--bytes N] ...\n", stderr);
+    std::fputs("usage: service_load stream|sink|small|gen|memory|sha256 [--port P] [--bytes N] ...\n", stderr);
     return 2;
   }
   const std::string mode = argv[1];
@@ -202,6 +209,13 @@ int main(int argc, char** argv) {
     return small(port, static_cast<unsigned>(num(f, "--connections", 64)),
                  static_cast<unsigned>(num(f, "--requests", 200)), num(f, "--bytes", 4096));
   if (mode == "gen") return generate(bytes);
+  if (mode == "memory") {
+    const std::string query = f.count("--query") ? "?" + f.at("--query") : "";
+    const std::string header = valid_header(bytes);
+    return tgbench::memory_upload(request_head(query, bytes) + header, bytes - header.size(), bytes,
+                                  f.count("--label") ? f.at("--label").c_str() : "memory");
+  }
+  if (mode == "sha256") return tgbench::raw_sha256(bytes);
   std::fprintf(stderr, "service_load: unknown mode %s\n", mode.c_str());
   return 2;
 }

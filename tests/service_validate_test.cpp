@@ -210,9 +210,10 @@ TEST(ServiceValidate, ChunkedUploadsSplitAtAwkwardPlaces) {
   }
 }
 
-// Past its first MiB an upload's digest is hashed on a worker a block at a time, beside the
-// reads (service/src/upload_digest.hpp): the digest is still the whole body's, at the boundary,
-// across blocks, chunked or not, and with many uploads at once on two event-loop threads.
+// Past its first MiB an upload's digest is hashed on a worker, a queue of blocks at a time,
+// beside the reads (service/src/upload_digest.hpp; service_digest_test.cpp tests the queue):
+// the digest is still the whole body's, at the boundary, across blocks, chunked or not, and
+// with many uploads at once on two event-loop threads.
 TEST(ServiceValidate, DigestOfLargeUploadsHashedBesideTheReads) {
   TestServer s;
   constexpr std::size_t kMiB = std::size_t{1} << 20;

@@ -2,7 +2,11 @@
 
 #include <boost/beast/_experimental/test/stream.hpp>
 
+#include <algorithm>
+#include <thread>
+
 #include "session.hpp"
+#include "source_stream.hpp"
 
 namespace tensorgate::service {
 
@@ -17,6 +21,7 @@ struct StreamOps<MemoryStream> {
 };
 
 template class Session<MemoryStream>;
+template class Session<SourceStream>;
 
 std::string serve_in_memory(const ServiceConfig& config, std::string_view client_bytes,
                             std::size_t read_size) {
@@ -81,6 +86,21 @@ void InMemoryConnection::close() {
 
 std::int64_t InMemoryConnection::budget_held() const {
   return state_->ctx.metrics.header_budget_in_use.load();
+}
+
+void serve_from_source(const ServiceConfig& config, Source source, InMemoryConnection::Receiver received) {
+  net::io_context ioc(1);
+  ServiceContext ctx(config, nullptr, "memory");
+  // As the server sizes it (server.cpp); joined before the io_context its jobs post back to.
+  net::thread_pool workers(config.worker_threads ? config.worker_threads
+                                                 : std::max(1u, std::thread::hardware_concurrency()));
+  ctx.workers = &workers;
+  SourceStream stream(ioc, std::move(source), std::move(received));
+  std::make_shared<Session<SourceStream>>(ctx, std::move(stream), "memory")->run();
+  ioc.run();  // until the session has closed its stream
+  workers.join();
+  ioc.restart();
+  ioc.run();  // what a job still running then posted back: the session ends before `ctx` does
 }
 
 }  // namespace tensorgate::service

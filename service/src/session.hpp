@@ -59,10 +59,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void answer_too_slow();  // 408, then close
   bool chunks_too_small() const;
   void finish_upload();
-  // The upload's digest hashes a block on a worker (upload_digest.hpp); reading waits for it
-  // only while its buffer is full.
+  // The upload's digest hashes its blocks on a worker (upload_digest.hpp); reading waits for it
+  // only while no block is free, and at the end of the body.
   void start_digest_job();
   bool waits_for_digest();
+  void resume_after_digest(std::uint64_t epoch);
   void answer_early();
   void answer_report(Report report, bool complete);
   void release_upload(bool keep_validator);

@@ -125,16 +125,18 @@ void Session<Stream>::answer_too_slow() {
                  "the body averaged less than " + std::to_string(cfg_.min_body_rate_bytes_per_second) + " bytes/s");
 }
 
-// Starts a hash job when a block is full; true when reading must pause for the running one
-// (its buffer is full, or the body is done and the digest needs every byte). The job's
-// completion comes back to this session's executor and resumes on_body only if this upload is
-// still the one waiting (an early answer or a new exchange leaves the job to finish alone).
+// Queues a full block and starts a hash job when none runs; true when reading must pause: no
+// block is free, or the body is done and the digest needs every byte. The job's completion, and
+// its call when it frees a block this session waits for, come back to this session's executor
+// and resume on_body only if this upload is still the one waiting (an early answer or a new
+// exchange leaves the job to finish alone).
 template <class Stream>
 bool Session<Stream>::waits_for_digest() {
   UploadDigest* d = upload_->digest();
   if (!d) return false;
+  const bool room = d->ready_for_more();
   if (d->job_ready()) start_digest_job();
-  if (!d->must_wait() && !(d->busy() && body_->is_done())) return false;
+  if (room && !(body_->is_done() && d->busy())) return false;
   waiting_for_digest_ = true;
   return true;
 }
@@ -142,21 +144,27 @@ bool Session<Stream>::waits_for_digest() {
 template <class Stream>
 void Session<Stream>::start_digest_job() {
   const std::uint64_t epoch = upload_epoch_;
-  ctx_.offload(upload_->digest()->take_job(), stream_.get_executor(), [self = this->shared_from_this(), epoch] {
-    if (self->upload_epoch_ != epoch || !self->upload_ || !self->upload_->digest()) return;
-    self->upload_->digest()->job_done();
-    if (!self->waiting_for_digest_) return;
-    self->waiting_for_digest_ = false;
-    self->on_body({}, 0);
-  });
+  const std::weak_ptr<Session> weak = this->shared_from_this();
+  // On the worker, under the digest's lock: only a post (the session may be gone by then).
+  auto freed = [weak, epoch, ex = stream_.get_executor()] {
+    net::post(ex, [weak, epoch] {
+      if (const auto self = weak.lock()) self->resume_after_digest(epoch);
+    });
+  };
+  ctx_.offload(upload_->digest()->take_job(std::move(freed)), stream_.get_executor(),
+               [self = this->shared_from_this(), epoch] { self->resume_after_digest(epoch); });
+}
+
+template <class Stream>
+void Session<Stream>::resume_after_digest(std::uint64_t epoch) {
+  if (upload_epoch_ != epoch || !upload_ || !upload_->digest() || !waiting_for_digest_) return;
+  waiting_for_digest_ = false;
+  on_body({}, 0);
 }
 
 template <class Stream>
 void Session<Stream>::finish_upload() {
-  if (UploadDigest* d = upload_->digest(); d && d->busy()) {
-    waiting_for_digest_ = true;  // the digest needs every byte: on_body comes back when the job ends
-    return;
-  }
+  if (waits_for_digest()) return;  // the digest needs every byte: on_body comes back for it
   ex_.body_pending = false;
   Report report = upload_->finish();
   if (report.aborted) return answer_aborted(report);

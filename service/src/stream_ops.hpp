@@ -1,7 +1,8 @@
 #pragma once
 // What the session needs from its stream beyond reads and writes, per stream type: deadlines,
-// half-close and close. The service uses beast::tcp_stream; the in-memory harness (fuzzer)
-// specializes this for beast::test::stream, which has no clock.
+// half-close and close. The service uses beast::tcp_stream; the in-memory harnesses specialize
+// this for beast::test::stream (in_memory.cpp: tests, fuzzer) and SourceStream (source_stream.hpp:
+// the benchmark's upload without TCP), which have no clock.
 #include "net.hpp"
 #include "tensorgate/service/config.hpp"
 

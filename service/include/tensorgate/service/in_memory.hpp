@@ -1,6 +1,7 @@
 #pragma once
 // The service's request handling over an in-memory stream: no sockets, no threads, no clocks.
-// The fuzzer (fuzz/http_request_fuzzer.cpp) feeds raw client bytes through it.
+// The fuzzer (fuzz/http_request_fuzzer.cpp) feeds raw client bytes through it. serve_from_source,
+// at the end, is the exception: it runs the service's worker threads too.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -41,5 +42,15 @@ class InMemoryConnection {
   struct State;
   std::unique_ptr<State> state_;
 };
+
+// One connection whose client is a function, run to its end on the calling thread with the
+// service's worker threads beside it (config.worker_threads, 0 = one per core), as `serve` runs
+// a connection: an upload's digest is hashed on a worker while the next bytes are read. Every
+// read asks `source` for up to `capacity` bytes (0: the client has sent everything and closes);
+// what the server writes goes to `received`. The service benchmark's streamed upload without
+// loopback TCP, whose cost on a machine shared with the client is not the service's
+// (bench/service_load.cpp, `memory` mode).
+using Source = std::function<std::size_t(char* dst, std::size_t capacity)>;
+void serve_from_source(const ServiceConfig& config, Source source, InMemoryConnection::Receiver received);
 
 }  // namespace tensorgate::service
