@@ -64,7 +64,7 @@ void UploadDigest::drain(Shared& s, const std::function<void()>& freed) {
   std::unique_lock lock(s.m);
   while (!s.full.empty()) {
     Block block = std::move(s.full.front());
-    s.full.pop_front();
+    s.full.erase(s.full.begin());
     lock.unlock();
     s.sha.update(block.data(), block.size());
     block.clear();

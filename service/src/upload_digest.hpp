@@ -19,7 +19,6 @@
 // inline). The state a job touches lives in a shared object, so a job outlives an upload that
 // was answered early or abandoned.
 #include <cstddef>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -35,6 +34,8 @@ class UploadDigest {
  public:
   static constexpr std::size_t kInlineBytes = 1 << 20;
   static constexpr std::size_t kBlockBytes = 1 << 20;
+  // Four: the worker finds the next block queued while the session's thread wakes up; eight
+  // were no faster (bench/README.md, "Upload digest").
   static constexpr std::size_t kBlocks = 4;
 
   UploadDigest(MemoryBudget* budget, std::size_t max_read_bytes);
@@ -54,6 +55,7 @@ class UploadDigest {
   // only post back to the session.
   bool job_ready() const;
   std::function<void()> take_job(std::function<void()> freed);
+
   // A job runs or blocks wait for one: finish() must wait for the job's end.
   bool busy() const;
 
@@ -65,7 +67,8 @@ class UploadDigest {
   struct Shared {
     mutable std::mutex m;
     Sha256 sha;             // the job's, while one runs
-    std::deque<Block> full;  // blocks to hash, in order after every byte hashed so far
+    std::vector<Block> full;  // blocks to hash, in order after every byte hashed so far (a
+                              // queue of at most kBlocks; no std::deque, which allocates empty)
     std::vector<Block> spare;  // hashed, their capacity kept
     bool running = false;      // a job drains `full`
     bool wants_block = false;  // the session waits for a spare block
