@@ -6,7 +6,13 @@
 
 #include <boost/json.hpp>
 
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <random>
 #include <string>
+#include <thread>
 
 #include "service_support.hpp"
 #include "tensorgate/service/config.hpp"
@@ -111,6 +117,104 @@ TEST(ServiceDigest, RefusedByTheBudgetItHashesInlineToTheEnd) {
   EXPECT_FALSE(d.job_ready());
   EXPECT_EQ(budget.held(), 0u);
   EXPECT_EQ(d.finish(), Sha256::hex_of(body.data(), body.size()));
+}
+
+// One thread running posted jobs in order, as the service's pool runs a digest's jobs; each
+// job's end is an event, as its completion posted back to the session is.
+class Worker {
+ public:
+  explicit Worker(std::function<void()> on_done) : on_done_(std::move(on_done)), thread_([this] { run(); }) {}
+  ~Worker() {
+    post(nullptr);
+    thread_.join();
+  }
+  void post(std::function<void()> job) {
+    std::lock_guard lock(m_);
+    jobs_.push_back(std::move(job));
+    cv_.notify_one();
+  }
+
+ private:
+  void run() {
+    for (;;) {
+      std::unique_lock lock(m_);
+      cv_.wait(lock, [this] { return !jobs_.empty(); });
+      std::function<void()> job = std::move(jobs_.front());
+      jobs_.pop_front();
+      lock.unlock();
+      if (!job) return;
+      job();
+      job = nullptr;
+      on_done_();
+    }
+  }
+  std::function<void()> on_done_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> jobs_;
+  std::thread thread_;
+};
+
+// What wakes the session: a freed block or a job's end. Counted, so that a wake-up between a
+// check and the wait is not lost.
+struct Events {
+  std::mutex m;
+  std::condition_variable cv;
+  std::uint64_t count = 0;
+  void add() {
+    std::lock_guard lock(m);
+    ++count;
+    cv.notify_all();
+  }
+  std::uint64_t now() {
+    std::lock_guard lock(m);
+    return count;
+  }
+  void wait_past(std::uint64_t seen) {
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return count != seen; });
+  }
+};
+
+// Random body sizes and reads (1 byte to a whole read, in up to three pieces as a chunked body
+// gives them), with the jobs on a real thread, driven as the session drives them: the digest is
+// always the one-shot digest, every block's charge goes back, and the session never waits for
+// nothing (each wait ends).
+TEST(ServiceDigest, RandomReadsWithAWorkerThreadGiveTheWholeBodysDigest) {
+  std::mt19937_64 rng(29);
+  for (int round = 0; round < 24; ++round) {
+    CountingBudget budget(1 << 30);
+    std::string body = body_of(static_cast<std::size_t>(rng() % (7 * UploadDigest::kBlockBytes)));
+    for (char& c : body) c = static_cast<char>(c + round);
+    {
+      Events events;
+      Worker worker([&events] { events.add(); });
+      UploadDigest d(&budget, kRead);
+      // waits_for_digest(): queue a full block, start a job if none runs, then read on or wait.
+      auto settle = [&](bool body_done) {
+        for (;;) {
+          const std::uint64_t seen = events.now();
+          const bool room = d.ready_for_more();
+          if (d.job_ready()) worker.post(d.take_job([&events] { events.add(); }));
+          if (room && !(body_done && d.busy())) return;
+          events.wait_past(seen);
+        }
+      };
+      for (std::size_t at = 0; at < body.size();) {
+        settle(false);
+        std::size_t n = std::min<std::size_t>(1 + rng() % kRead, body.size() - at);
+        for (int piece = 0; piece < 3 && n; ++piece) {
+          const std::size_t k = piece == 2 ? n : std::min<std::size_t>(n, rng() % (n + 1));
+          d.put(body.data() + at, k);
+          at += k;
+          n -= k;
+        }
+      }
+      settle(true);
+      EXPECT_EQ(d.finish(), Sha256::hex_of(body.data(), body.size())) << round << " " << body.size();
+    }
+    EXPECT_EQ(budget.held(), 0u) << round;
+  }
 }
 
 struct Answer {
