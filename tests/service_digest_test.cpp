@@ -6,13 +6,13 @@
 
 #include <boost/json.hpp>
 
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+
 #include <condition_variable>
-#include <deque>
-#include <functional>
 #include <mutex>
 #include <random>
 #include <string>
-#include <thread>
 
 #include "service_support.hpp"
 #include "tensorgate/service/config.hpp"
@@ -119,42 +119,6 @@ TEST(ServiceDigest, RefusedByTheBudgetItHashesInlineToTheEnd) {
   EXPECT_EQ(d.finish(), Sha256::hex_of(body.data(), body.size()));
 }
 
-// One thread running posted jobs in order, as the service's pool runs a digest's jobs; each
-// job's end is an event, as its completion posted back to the session is.
-class Worker {
- public:
-  explicit Worker(std::function<void()> on_done) : on_done_(std::move(on_done)), thread_([this] { run(); }) {}
-  ~Worker() {
-    post(nullptr);
-    thread_.join();
-  }
-  void post(std::function<void()> job) {
-    std::lock_guard lock(m_);
-    jobs_.push_back(std::move(job));
-    cv_.notify_one();
-  }
-
- private:
-  void run() {
-    for (;;) {
-      std::unique_lock lock(m_);
-      cv_.wait(lock, [this] { return !jobs_.empty(); });
-      std::function<void()> job = std::move(jobs_.front());
-      jobs_.pop_front();
-      lock.unlock();
-      if (!job) return;
-      job();
-      job = nullptr;
-      on_done_();
-    }
-  }
-  std::function<void()> on_done_;
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> jobs_;
-  std::thread thread_;
-};
-
 // What wakes the session: a freed block or a job's end. Counted, so that a wake-up between a
 // check and the wait is not lost.
 struct Events {
@@ -188,14 +152,19 @@ TEST(ServiceDigest, RandomReadsWithAWorkerThreadGiveTheWholeBodysDigest) {
     for (char& c : body) c = static_cast<char>(c + round);
     {
       Events events;
-      Worker worker([&events] { events.add(); });
+      // One worker, as ServiceContext::offload runs a job: its end is an event too.
+      boost::asio::thread_pool worker(1);
       UploadDigest d(&budget, kRead);
       // waits_for_digest(): queue a full block, start a job if none runs, then read on or wait.
       auto settle = [&](bool body_done) {
         for (;;) {
           const std::uint64_t seen = events.now();
           const bool room = d.ready_for_more();
-          if (d.job_ready()) worker.post(d.take_job([&events] { events.add(); }));
+          if (d.job_ready())
+            boost::asio::post(worker, [job = d.take_job([&events] { events.add(); }), &events] {
+              job();
+              events.add();
+            });
           if (room && !(body_done && d.busy())) return;
           events.wait_past(seen);
         }
@@ -212,6 +181,7 @@ TEST(ServiceDigest, RandomReadsWithAWorkerThreadGiveTheWholeBodysDigest) {
       }
       settle(true);
       EXPECT_EQ(d.finish(), Sha256::hex_of(body.data(), body.size())) << round << " " << body.size();
+      worker.join();
     }
     EXPECT_EQ(budget.held(), 0u) << round;
   }

@@ -2,9 +2,11 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <random>
+#include <thread>
 
 namespace tensorgate::service {
 namespace {
@@ -49,6 +51,10 @@ void ServiceContext::trim_when_idle() {
   std::int64_t last = last_trim_ms_.load(std::memory_order_relaxed);
   if (now - last < 1000 || !last_trim_ms_.compare_exchange_strong(last, now)) return;
   ::malloc_trim(0);
+}
+
+unsigned worker_thread_count(const ServiceConfig& config) {
+  return config.worker_threads ? config.worker_threads : std::max(1u, std::thread::hardware_concurrency());
 }
 
 void ServiceContext::offload(std::function<void()> work, net::any_io_executor back, std::function<void()> done) {

@@ -53,4 +53,7 @@ class ServiceContext {
   std::atomic<std::uint64_t> next_id_{1};
 };
 
+// How many worker threads a server runs: config.worker_threads, 0 = one per core.
+unsigned worker_thread_count(const ServiceConfig& config);
+
 }  // namespace tensorgate::service

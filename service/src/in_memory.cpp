@@ -2,9 +2,6 @@
 
 #include <boost/beast/_experimental/test/stream.hpp>
 
-#include <algorithm>
-#include <thread>
-
 #include "session.hpp"
 #include "source_stream.hpp"
 
@@ -91,9 +88,7 @@ std::int64_t InMemoryConnection::budget_held() const {
 void serve_from_source(const ServiceConfig& config, Source source, InMemoryConnection::Receiver received) {
   net::io_context ioc(1);
   ServiceContext ctx(config, nullptr, "memory");
-  // As the server sizes it (server.cpp); joined before the io_context its jobs post back to.
-  net::thread_pool workers(config.worker_threads ? config.worker_threads
-                                                 : std::max(1u, std::thread::hardware_concurrency()));
+  net::thread_pool workers(worker_thread_count(config));  // joined before the io_context its jobs post back to
   ctx.workers = &workers;
   SourceStream stream(ioc, std::move(source), std::move(received));
   std::make_shared<Session<SourceStream>>(ctx, std::move(stream), "memory")->run();

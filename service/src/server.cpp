@@ -42,7 +42,7 @@ tcp::endpoint resolve(const ServiceConfig& cfg) {
 struct Server::Impl {
   Impl(const ServiceConfig& cfg, const LogLineFn& fn)
       : log(fn, cfg.log_level), ctx(cfg, &log), ioc(static_cast<int>(thread_count(cfg))),
-        workers(cfg.worker_threads ? cfg.worker_threads : std::max(1u, std::thread::hardware_concurrency())),
+        workers(worker_thread_count(cfg)),
         drain_timer(ioc) {
     ctx.workers = &workers;
   }

@@ -29,7 +29,8 @@ void UploadDigest::put(const void* data, std::size_t size) {
 }
 
 bool UploadDigest::ready_for_more() {
-  if (!pipelined_) return true;
+  // Most reads: the fill block has room, and nothing shared is touched.
+  if (!pipelined_ || (has_fill_ && fill_.size() < kBlockBytes)) return true;
   std::lock_guard lock(shared_->m);
   if (has_fill_ && fill_.size() >= kBlockBytes) {
     shared_->full.push_back(std::move(fill_));
