@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""The release executable lays out the code a small `check` runs in one section (cli/CMakeLists.txt,
+cli/link/check_path.order). Fails when the linker script is no longer applied, when the order file
+has gone empty, or when it has gone so stale that the check's own functions are outside it
+(rerun scripts/gen_check_order.py)."""
+import re
+import subprocess
+import sys
+
+binary = sys.argv[1]
+sections = subprocess.run(['readelf', '-SW', binary], capture_output=True, text=True, check=True).stdout
+match = re.search(r'\.text\.check_path\s+PROGBITS\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)', sections)
+if not match:
+    sys.exit(f'{binary} has no .text.check_path section: the check-path linker script was not applied')
+start, size = int(match[1], 16), int(match[2], 16)
+if size < 256 * 1024:
+    sys.exit(f'.text.check_path holds {size} bytes, expected at least 256 KiB: is cli/link/check_path.order empty?')
+
+# Functions every small safetensors check runs, from the command to the report.
+expected = [
+    'tensorgate::cli::run_check(',
+    'tensorgate::cli::check_source(',
+    'tensorgate::detail::SafetensorsValidator::feed(',
+    'tensorgate::detail::scan_plain_header(',
+    'tensorgate::JsonWriter::JsonWriter(',
+]
+symbols = subprocess.run(['nm', '-C', binary], capture_output=True, text=True, check=True).stdout.splitlines()
+missing = []
+for prefix in expected:
+    addresses = [int(line.split(' ', 2)[0], 16) for line in symbols
+                 if line.split(' ', 2)[-1].startswith(prefix) and not line.endswith('[clone .cold]')
+                 and line.split(' ', 2)[1] in 'tT']
+    if not addresses:
+        sys.exit(f'no symbol {prefix}...: update this test with the check path')
+    if not any(start <= a < start + size for a in addresses):
+        missing.append(prefix)
+if missing:
+    sys.exit('outside .text.check_path (rerun scripts/gen_check_order.py): ' + ', '.join(missing))
+print(f'.text.check_path: {size} bytes at {start:#x}; the {len(expected)} check-path functions are in it')
