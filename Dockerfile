@@ -20,13 +20,14 @@ COPY . .
 RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DTG_BUILD_TESTS=OFF -DTG_BUILD_BENCH=OFF \
  && cmake --build /build --target tensorgate -j2 \
- && strip /build/cli/tensorgate /build/cli/tensorgate-tls.so
+ && strip /build/cli/tensorgate /build/cli/tensorgate-tls
 
 # --- run: the binary and a user without privileges -------------------------------------------
-# The executable needs only libc and libm: Boost, libcrypto's SHA-256, zlib, libstdc++ and libgcc
+# The executable is a static PIE: libc, Boost, libcrypto's SHA-256, zlib, libstdc++ and libgcc
 # are linked into it, spdlog and fmt compiled from their headers (CMakeLists.txt,
-# cli/CMakeLists.txt). https checks load OpenSSL from the TLS module, which needs only libc and
-# is looked for in ../lib/tensorgate/ from the executable (docs/architecture.md, "Build").
+# cli/CMakeLists.txt). https checks run OpenSSL in the TLS helper, a process per connection that
+# needs only libc, looked for in ../lib/tensorgate/ from the executable (docs/architecture.md,
+# "Build").
 FROM debian:bookworm
 # OCI annotations (https://specs.opencontainers.org/image-spec/annotations/); set the build's
 # version, revision and time with --build-arg.
@@ -43,7 +44,7 @@ LABEL org.opencontainers.image.title="tensorgate" \
       org.opencontainers.image.base.name="docker.io/library/debian:bookworm"
 RUN useradd --system --no-create-home --uid 10001 --shell /usr/sbin/nologin tensorgate
 COPY --from=build /build/cli/tensorgate /usr/local/bin/tensorgate
-COPY --from=build /build/cli/tensorgate-tls.so /usr/local/lib/tensorgate/tensorgate-tls.so
+COPY --from=build /build/cli/tensorgate-tls /usr/local/lib/tensorgate/tensorgate-tls
 COPY deploy/docker/entrypoint.sh /usr/local/bin/tensorgate-entrypoint
 USER tensorgate
 # `docker run -v "$PWD:/data" tensorgate check .` reports paths relative to the mount.

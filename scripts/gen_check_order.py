@@ -10,8 +10,8 @@ How: runs the built executable under callgrind on the SmolLM2 header (JSON and t
 `version`, takes the functions it executed, finds each function's input section in the link map
 the release build writes (cli/tensorgate.map), and lists those sections in the order callgrind
 first met them. Functions are in sections of their own because release builds compile with
--ffunction-sections; libstdc++ comes that way; objects without it (Boost's archives, OpenSSL's
-assembly) are listed whole as archive:member(.text).
+-ffunction-sections; libstdc++ comes that way; objects without it (glibc's, Boost's archives,
+OpenSSL's assembly) are listed whole as archive:member(.text).
 
 The list only moves code: a stale entry matches nothing and is ignored by the linker, and code
 missing from it keeps its default place. Rerun after large changes to the check path:
@@ -66,17 +66,17 @@ def symbol_addresses(binary):
 
 
 def executed_functions(binary, args):
-    """Mangled names of the executable's functions one run executes, in first-met order."""
+    """Mangled names of the functions one run executes, in first-met order."""
     with tempfile.NamedTemporaryFile(suffix='.callgrind') as out:
         subprocess.run(['valgrind', '--tool=callgrind', '--demangle=no', '--compress-strings=no',
                         '--compress-pos=no', f'--callgrind-out-file={out.name}', binary] + args,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        names, ours = [], False
+        # Every function name; those that are not the executable's own symbols (the dynamic
+        # loader's, libc.so's in a dynamic build) find no address below. callgrind's `ob=` lines
+        # cannot tell: they are written once per object, not per function.
+        names = []
         for line in open(out.name):
-            if line.startswith('ob='):
-                obj = line[3:].strip()
-                ours = os.path.exists(obj) and os.path.samefile(obj, binary)
-            elif line.startswith('fn=') and ours:
+            if line.startswith('fn='):
                 names.append(re.sub(r"'\d+$", '', line[3:].strip()))  # callgrind's recursion marks
         return names
 

@@ -1,5 +1,5 @@
 #pragma once
-// Connections over the network: TCP here, and https through the TLS module (tls_client.hpp),
+// Connections over the network: TCP here, and https through the TLS helper (tls_client.hpp),
 // which verifies the peer's certificate and checks its name or IP address against the URL's host.
 #include <memory>
 #include <string>

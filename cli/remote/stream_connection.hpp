@@ -1,8 +1,9 @@
 #pragma once
-// Connection over any Beast stream: the response handling every transport shares (TCP, TLS, and
-// the fuzzer's in-memory stream). Operations are Asio's asynchronous ones, run to completion on
-// the worker's own io_context, so every read and write has a deadline (beast::tcp_stream's
-// timer) while the code reads as sequential. Include only where a transport is instantiated.
+// Connection over any Beast stream: the response handling every transport shares (TCP, the TLS
+// helper's socket, and the fuzzer's in-memory stream). Operations are Asio's asynchronous ones,
+// run to completion on the worker's own io_context, so every read and write has a deadline (the
+// stream's timer) while the code reads as sequential. Include only where a transport is
+// instantiated.
 #include <algorithm>
 #include <chrono>
 
@@ -12,8 +13,8 @@
 
 namespace tensorgate::remote {
 
-// How a stream keeps time: beast::tcp_stream (under TLS or not) has a timer; the in-memory
-// stream has none (deadlines are no-ops, and the fuzzer stays deterministic).
+// How a stream keeps time: Beast's basic_stream (TCP, or the TLS helper's socket) has a timer;
+// the in-memory stream has none (deadlines are no-ops, and the fuzzer stays deterministic).
 template <class Stream>
 struct StreamClock {
   static constexpr bool timed = true;
@@ -23,14 +24,6 @@ struct StreamClock {
 
 std::string describe_error(const error_code& ec, bool in_body, const RemoteOptions& options);
 
-// How a stream's errors read: describe_error, and what only TLS fails with where the TLS module
-// (tls_module.cpp) specialises it.
-template <class Stream>
-struct StreamErrors {
-  static std::string describe(const error_code& ec, bool in_body, const RemoteOptions& options) {
-    return describe_error(ec, in_body, options);
-  }
-};
 // Non-printable bytes as '?', at most `max` bytes: a server's reason phrase in an error.
 std::string printable_short(std::string_view text, std::size_t max);
 // The head of a parsed response, or why it cannot be used (framing Beast 1.81 gets wrong).
@@ -53,7 +46,7 @@ class StreamConnection final : public Connection {
     exchange_bytes_ = 0;
     std::size_t n = 0;
     const error_code ec = run([&](auto handler) { http::async_write(stream_, request, handler); }, n);
-    return ec ? Failure(StreamErrors<Stream>::describe(ec, false, options_)) : std::nullopt;
+    return ec ? Failure(describe_error(ec, false, options_)) : std::nullopt;
   }
 
   Failure read_head(ResponseHead& head) override {
@@ -64,7 +57,7 @@ class StreamConnection final : public Connection {
       std::size_t n = 0;
       const error_code ec = run([&](auto handler) { http::async_read_header(stream_, buffer_, *parser_, handler); }, n);
       count(n);
-      if (ec) return StreamErrors<Stream>::describe(ec, false, options_);
+      if (ec) return describe_error(ec, false, options_);
       if (auto slow = too_slow()) return slow;
       const unsigned status = parser_->get().result_int();
       if (status == 101) return "the server switched protocols (HTTP 101)";
@@ -88,7 +81,7 @@ class StreamConnection final : public Connection {
       error_code ec = run([&](auto handler) { http::async_read_some(stream_, buffer_, *parser_, handler); }, used);
       count(used);
       if (ec == http::error::need_buffer) ec = {};
-      if (ec) return StreamErrors<Stream>::describe(ec, true, options_);
+      if (ec) return describe_error(ec, true, options_);
       if (auto slow = too_slow()) return slow;
     }
     n = out.size() - body.size;

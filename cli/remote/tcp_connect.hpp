@@ -1,6 +1,6 @@
 #pragma once
 // The TCP half of every connection: resolve the URL's host, connect within --connect-timeout,
-// Nagle off. Compiled into the executable (plain http) and into the TLS module (under https),
+// Nagle off. Compiled into the executable (plain http) and into the TLS helper (under https),
 // each with its own Asio.
 #include <optional>
 #include <string>

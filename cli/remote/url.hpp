@@ -21,7 +21,7 @@ struct Url {
   // scoped by.
   std::string origin() const { return std::string(tls ? "https://" : "http://") + host_header(); }
   // The Host header: the host, with the port when it is not the scheme's default. Inline, like
-  // origin(): the TLS module (tls_module.cpp) uses them without the parser.
+  // origin(): the TLS helper (tls_helper_main.cpp) uses them without the parser.
   std::string host_header() const {
     const bool default_port = port == (tls ? 443 : 80);
     return default_port ? host : host + ":" + std::to_string(port);

@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
-"""The release executable lays out the code a small `check` runs in one section (cli/CMakeLists.txt,
-cli/link/check_path.order). Fails when the linker script is no longer applied, when the order file
-has gone empty, or when it has gone so stale that the check's own functions are outside it
-(rerun scripts/gen_check_order.py)."""
+"""The release executable's shape for a fast start (cli/CMakeLists.txt, docs/architecture.md "Build"):
+a static PIE (no interpreter, nothing loaded at run time), with the code a small `check` runs in
+one section (cli/link/check_path.order). Fails when the executable is linked dynamically again,
+when the linker script is no longer applied, when the order file has gone empty, or when it has
+gone so stale that the check's own functions are outside it (rerun scripts/gen_check_order.py)."""
 import re
 import subprocess
 import sys
 
 binary = sys.argv[1]
+headers = subprocess.run(['readelf', '-hlW', binary], capture_output=True, text=True, check=True).stdout
+if not re.search(r'Type:\s+DYN', headers):
+    sys.exit(f'{binary} is not position-independent: the executable serves untrusted uploads')
+if 'INTERP' in headers:
+    sys.exit(f'{binary} has an interpreter: it is no longer a static PIE (cli/CMakeLists.txt)')
 sections = subprocess.run(['readelf', '-SW', binary], capture_output=True, text=True, check=True).stdout
 match = re.search(r'\.text\.check_path\s+PROGBITS\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)', sections)
 if not match:
@@ -36,4 +42,4 @@ for prefix in expected:
         missing.append(prefix)
 if missing:
     sys.exit('outside .text.check_path (rerun scripts/gen_check_order.py): ' + ', '.join(missing))
-print(f'.text.check_path: {size} bytes at {start:#x}; the {len(expected)} check-path functions are in it')
+print(f'a static PIE; .text.check_path: {size} bytes at {start:#x}; the {len(expected)} check-path functions are in it')

@@ -10,6 +10,7 @@ usage: test_remote.py TENSORGATE WRITE_SAMPLES WRITE_GGUF_SEEDS DOCS_DIR
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -206,10 +207,8 @@ class RemoteTest(unittest.TestCase):
         self.assertEqual(out.returncode, 2)
         self.assertIn(b"cannot load --ca-file /nonexistent/ca.pem", out.stderr)
 
-    def test_the_tls_module_is_found_beside_the_executable_or_in_lib(self):
-        module = os.path.join(os.path.dirname(TENSORGATE), "tensorgate-tls.so")
-        if not os.path.exists(module):
-            self.skipTest("this build links the TLS code into the executable (TG_TLS_BUILTIN)")
+    def test_the_tls_helper_is_found_beside_the_executable_or_in_lib(self):
+        helper = os.path.join(os.path.dirname(TENSORGATE), "tensorgate-tls")
         symbols = subprocess.run(["nm", TENSORGATE], capture_output=True, text=True, check=False).stdout
         if symbols:  # the build tree's executable is not stripped: no OpenSSL but SHA-256 in it
             self.assertNotIn(" SSL_CTX_new", symbols)
@@ -226,13 +225,38 @@ class RemoteTest(unittest.TestCase):
                                       timeout=120)
             out = check("--ca-file", self.certs["ca"], url)
             self.assertEqual(out.returncode, 2)
-            self.assertIn(f"https needs the TLS module tensorgate-tls.so, found neither at {bin_dir}/tensorgate-tls.so "
-                          f"nor at {bin_dir}/../lib/tensorgate/tensorgate-tls.so".encode(), out.stderr)
+            self.assertIn(f"https needs the TLS helper tensorgate-tls, found neither at {bin_dir}/tensorgate-tls "
+                          f"nor at {bin_dir}/../lib/tensorgate/tensorgate-tls".encode(), out.stderr)
             self.assertEqual(check(local).returncode, 0)  # a local check never needs it
             os.makedirs(os.path.join(prefix, "lib", "tensorgate"))
-            shutil.copy2(module, os.path.join(prefix, "lib", "tensorgate"))
+            shutil.copy2(helper, os.path.join(prefix, "lib", "tensorgate"))
             out = check("--ca-file", self.certs["ca"], url)
             self.assertEqual((out.returncode, json.loads(out.stdout)["files"][0]["valid"]), (0, True), out.stderr)
+
+    def test_the_tls_helper_refuses_another_build_and_outlives_no_check(self):
+        helper = os.path.join(os.path.dirname(TENSORGATE), "tensorgate-tls")
+        ours, theirs = socket.socketpair()
+        with ours, theirs:
+            proc = subprocess.run([helper, "0.0.0-another", "probe", ""], stdin=theirs, capture_output=True,
+                                  check=False, timeout=60)
+            theirs.close()
+            self.assertEqual(proc.returncode, 1)
+            self.assertTrue(ours.makefile("rb").readline().startswith(b"error the TLS helper is from another build"))
+        # One helper per connection, four workers, shards over https: none is left behind.
+        code, files = self.check_json(f"{self.https}/repo-sharded/", "--jobs", "4", "--ca-file", self.certs["ca"])
+        self.assertEqual(code, 0)
+        self.assertGreater(len(files), 2)  # the shards, the index and the repository
+        # By name, so that a zombie (a helper ended but not reaped) counts too.
+        left = [pid for pid in os.listdir("/proc") if pid.isdigit() and self.name_of(pid) == "tensorgate-tls"]
+        self.assertEqual(left, [])
+
+    @staticmethod
+    def name_of(pid):
+        try:
+            with open(f"/proc/{pid}/comm", encoding="utf-8") as f:
+                return f.read().strip()
+        except OSError:
+            return ""
 
     # --- hostile servers ---------------------------------------------------------------------
     def test_a_server_ignoring_range_is_read_as_a_stream_and_stopped_early(self):

@@ -1,0 +1,220 @@
+// The executable's side of https (tls_client.hpp): finds tensorgate-tls beside the executable
+// (the build tree, a copied binary), else in ../lib/tensorgate/ (an installed prefix:
+// /usr/local/bin/tensorgate and /usr/local/lib/tensorgate/tensorgate-tls, as the Dockerfile
+// installs them); starts it per connection on one end of a socket pair, waits for its status
+// line, then runs the usual HTTP connection over the socket.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/beast/core/basic_stream.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "stream_connection.hpp"
+#include "tcp_connect.hpp"
+#include "tls_client.hpp"
+#include "tls_helper_protocol.hpp"
+
+extern char** environ;
+
+namespace tensorgate::remote {
+namespace {
+
+using LocalStream = beast::basic_stream<net::local::stream_protocol>;
+
+std::string executable_dir() {
+  std::array<char, 4096> path{};
+  const ssize_t n = readlink("/proc/self/exe", path.data(), path.size() - 1);
+  if (n <= 0) return ".";
+  const std::string exe(path.data(), static_cast<std::size_t>(n));
+  const auto slash = exe.rfind('/');
+  return slash == std::string::npos ? "." : exe.substr(0, slash);
+}
+
+// The helper's path, or nothing with `error` saying where it was looked for.
+std::optional<std::string> find_helper(std::string& error) {
+  const std::string dir = executable_dir();
+  const std::string name(tls_helper::kName);
+  const std::vector<std::string> candidates = {dir + "/" + name, dir + "/../lib/tensorgate/" + name};
+  for (const std::string& path : candidates)
+    if (access(path.c_str(), X_OK) == 0) return path;
+  error = "https needs the TLS helper " + name + ", found neither at " + candidates[0] + " nor at " + candidates[1] +
+          " (install it beside the executable)";
+  return std::nullopt;
+}
+
+// A started helper: ended (SIGKILL) and reaped when this goes, whatever it is doing then. It holds
+// nothing but its connection, so there is nothing to end gracefully.
+class Helper {
+ public:
+  Helper() = default;
+  Helper(Helper&& other) noexcept : pid_(std::exchange(other.pid_, -1)), fd_(std::exchange(other.fd_, -1)) {}
+  Helper& operator=(Helper&&) = delete;
+  ~Helper() {
+    if (fd_ >= 0) ::close(fd_);
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+
+  // Starts `path` with `args` on one end of a new socket pair (its fd 0; stdout to /dev/null,
+  // stderr shared, no other descriptor); keeps the other end. False with `error` set.
+  bool start(const std::string& path, const std::vector<std::string>& args, std::string& error) {
+    int pair[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+      error = "cannot start the TLS helper: socketpair failed";
+      return false;
+    }
+    fd_ = pair[0];
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(path.c_str()));
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pair[1], 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    pid_t pid = -1;
+    const int rc = ::posix_spawn(&pid, path.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(pair[1]);
+    if (rc != 0) {
+      error = "cannot start the TLS helper " + path + ": " + std::strerror(rc);
+      return false;
+    }
+    pid_ = pid;
+    return true;
+  }
+
+  // The helper's status line: nothing when it said "ok", else its error. Waits at most `limit`.
+  std::optional<std::string> status(Millis limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    std::string line;
+    while (line.size() < tls_helper::kMaxStatusBytes) {
+      const auto left = std::chrono::duration_cast<Millis>(deadline - std::chrono::steady_clock::now());
+      pollfd p{fd_, POLLIN, 0};
+      const int ready = left.count() > 0 ? ::poll(&p, 1, static_cast<int>(left.count())) : 0;
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready <= 0) return "the TLS helper did not answer within " + whole_seconds(limit);
+      char c = 0;
+      const ssize_t n = ::read(fd_, &c, 1);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return std::string("the TLS helper ended without an answer");
+      if (c == '\n') {
+        if (line == tls_helper::kOk) return std::nullopt;
+        if (line.starts_with(tls_helper::kErrorPrefix)) return line.substr(tls_helper::kErrorPrefix.size());
+        return "the TLS helper gave an answer this build does not know";
+      }
+      line.push_back(c);
+    }
+    return "the TLS helper's answer is too long";
+  }
+
+  // The socket, for the connection to own from here.
+  int release_socket() { return std::exchange(fd_, -1); }
+
+ private:
+  pid_t pid_ = -1;
+  int fd_ = -1;
+};
+
+// HTTP over the helper's socket; the helper goes with the connection, after the socket.
+class HelperConnection final : public Connection {
+ public:
+  HelperConnection(Helper helper, std::unique_ptr<Connection> inner)
+      : helper_(std::move(helper)), inner_(std::move(inner)) {}
+
+  Failure send(const OutgoingRequest& r) override { return inner_->send(r); }
+  Failure read_head(ResponseHead& head) override { return inner_->read_head(head); }
+  Failure read_body(std::span<std::byte> out, std::size_t& n) override { return inner_->read_body(out, n); }
+  bool reusable() const override { return inner_->reusable(); }
+  std::uint64_t bytes_received() const override { return inner_->bytes_received(); }
+
+ private:
+  Helper helper_;                   // declared first: ended after the socket closes
+  std::unique_ptr<Connection> inner_;
+};
+
+class HelperConnector final : public Connector {
+ public:
+  HelperConnector(std::string path, std::string ca_file, const RemoteOptions& options)
+      : path_(std::move(path)), ca_file_(std::move(ca_file)), options_(options) {}
+
+  std::unique_ptr<Connection> connect(const Url& url, std::string& error) override {
+    Helper helper;
+    const std::vector<std::string> args = {TG_TLS_ABI,
+                                           std::string(tls_helper::kRelay),
+                                           ca_file_,
+                                           url.host,
+                                           url.connect_host,
+                                           std::to_string(url.port),
+                                           url.host_is_address ? "1" : "0",
+                                           std::to_string(options_.connect_timeout.count())};
+    if (!helper.start(path_, args, error)) return nullptr;
+    // The helper bounds its connect and its handshake by the connect timeout each.
+    if (auto failed = helper.status(2 * options_.connect_timeout + Millis(5'000))) {
+      error = *failed;
+      return nullptr;
+    }
+    LocalStream stream(ioc_);
+    error_code ec;
+    stream.socket().assign(net::local::stream_protocol(), helper.release_socket(), ec);
+    if (ec) {
+      error = "cannot use the TLS helper's socket: " + ec.message();
+      return nullptr;
+    }
+    return std::make_unique<HelperConnection>(
+        std::move(helper), std::make_unique<StreamConnection<LocalStream>>(ioc_, std::move(stream), options_));
+  }
+
+ private:
+  // Declared first: the connections made here refer to it, and the connector outlives them
+  // (RemoteSession keeps both).
+  net::io_context ioc_{1};
+  std::string path_;
+  std::string ca_file_;
+  const RemoteOptions& options_;
+};
+
+class HelperClient final : public TlsClient {
+ public:
+  HelperClient(std::string path, std::string ca_file) : path_(std::move(path)), ca_file_(std::move(ca_file)) {}
+
+  std::unique_ptr<Connector> make_connector(const RemoteOptions& options) override {
+    return std::make_unique<HelperConnector>(path_, ca_file_, options);
+  }
+
+ private:
+  std::string path_;
+  std::string ca_file_;
+};
+
+}  // namespace
+
+std::shared_ptr<TlsClient> load_tls_client(const std::string& ca_file, std::string& error) {
+  const auto path = find_helper(error);
+  if (!path) return nullptr;
+  Helper probe;
+  if (!probe.start(*path, {TG_TLS_ABI, std::string(tls_helper::kProbe), ca_file}, error)) return nullptr;
+  if (auto failed = probe.status(Millis(30'000))) {
+    error = *failed;
+    return nullptr;
+  }
+  return std::make_shared<HelperClient>(*path, ca_file);
+}
+
+}  // namespace tensorgate::remote
