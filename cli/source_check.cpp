@@ -1,6 +1,10 @@
 #include "source_check.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 
 #include "tensorgate/validator.hpp"
@@ -9,6 +13,21 @@ namespace tensorgate::cli {
 namespace {
 
 constexpr std::size_t kChunk = 1 << 20;
+
+// Makes the buffer's pages from `from` to `to` resident in one system call before a read fills
+// them: a read into fresh memory takes a page fault per 4 KiB page, ~9 us each on a VM, where
+// MADV_POPULATE_WRITE (Linux 5.14) costs ~4 (issue 19: a small file's 64 KiB tail read was 16 of
+// its page faults). Advice only: an older kernel refuses it and the faults happen as before.
+void populate(const std::byte* buffer, std::size_t from, std::size_t to) {
+#ifdef MADV_POPULATE_WRITE
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto start = reinterpret_cast<std::uintptr_t>(buffer + from) & ~(page - 1);
+  const auto end = reinterpret_cast<std::uintptr_t>(buffer + to);
+  ::madvise(reinterpret_cast<void*>(start), end - start, MADV_POPULATE_WRITE);
+#else
+  (void)buffer, (void)from, (void)to;
+#endif
+}
 
 }  // namespace
 
@@ -20,6 +39,7 @@ CheckedFile check_source(InputSource& source, const std::string& path, std::stri
 
   // Not value-initialized: zeroing 1 MiB would touch every page even for a 100-byte file.
   const auto buffer = std::make_unique_for_overwrite<std::byte[]>(kChunk);
+  std::size_t resident = 0;  // the buffer's bytes made resident so far (populate)
   std::uint64_t consumed = 0;
   bool tail = false;  // reading the last bytes, which the validator looks at after a skip
   for (bool first = true;; first = false) {
@@ -39,6 +59,10 @@ CheckedFile check_source(InputSource& source, const std::string& path, std::stri
     if (tail && consumed >= *size) break;
     const std::uint64_t wanted = tail ? *size - consumed : validator->bytes_wanted();
     const std::size_t want = size ? static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, wanted)) : kChunk;
+    if (want > resident) {
+      populate(buffer.get(), resident, want);
+      resident = want;
+    }
     const SourceRead r = source.read(std::span(buffer.get(), want), wanted);
     if (r.error) return CheckedFile{path, std::nullopt, *r.error};
     if (first && !size && (size = source.size())) validator->set_total_size(*size);  // before any feed

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """The release executable's shape for a fast start (cli/CMakeLists.txt, docs/architecture.md "Build"):
-a static PIE (no interpreter, nothing loaded at run time), with the code a small `check` runs in
-one section (cli/link/check_path.order). Fails when the executable is linked dynamically again,
-when the linker script is no longer applied, when the order file has gone empty, or when it has
-gone so stale that the check's own functions are outside it (rerun scripts/gen_check_order.py)."""
+a static PIE (no interpreter, nothing loaded at run time) entered at cli/prefault_entry.cpp, with
+the code a small `check` runs in one section (cli/link/check_path.order). Fails when the
+executable is linked dynamically again, when its entry point is glibc's again, when the linker
+script is no longer applied, when the order file has gone empty, or when it has gone so stale
+that the check's own functions are outside it (rerun scripts/gen_check_order.py)."""
+import platform
 import re
 import subprocess
 import sys
@@ -14,6 +16,7 @@ if not re.search(r'Type:\s+DYN', headers):
     sys.exit(f'{binary} is not position-independent: the executable serves untrusted uploads')
 if 'INTERP' in headers:
     sys.exit(f'{binary} has an interpreter: it is no longer a static PIE (cli/CMakeLists.txt)')
+entry = int(re.search(r'Entry point address:\s+0x([0-9a-f]+)', headers)[1], 16)
 sections = subprocess.run(['readelf', '-SW', binary], capture_output=True, text=True, check=True).stdout
 match = re.search(r'\.text\.check_path\s+PROGBITS\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)', sections)
 if not match:
@@ -31,6 +34,11 @@ expected = [
     'tensorgate::JsonWriter::JsonWriter(',
 ]
 symbols = subprocess.run(['nm', '-C', binary], capture_output=True, text=True, check=True).stdout.splitlines()
+# On x86-64 the entry point is prefault_entry.cpp's, which runs before glibc's _start.
+if platform.machine() == 'x86_64':
+    tg_entry = [int(line.split()[0], 16) for line in symbols if line.endswith(' tg_entry')]
+    if tg_entry != [entry]:
+        sys.exit(f'the entry point {entry:#x} is not tg_entry {tg_entry}: cli/prefault_entry.cpp is not linked in')
 missing = []
 for prefix in expected:
     addresses = [int(line.split(' ', 2)[0], 16) for line in symbols
@@ -42,4 +50,4 @@ for prefix in expected:
         missing.append(prefix)
 if missing:
     sys.exit('outside .text.check_path (rerun scripts/gen_check_order.py): ' + ', '.join(missing))
-print(f'a static PIE; .text.check_path: {size} bytes at {start:#x}; the {len(expected)} check-path functions are in it')
+print(f'a static PIE entered at tg_entry; .text.check_path: {size} bytes at {start:#x}; the {len(expected)} check-path functions are in it')
