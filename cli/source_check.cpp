@@ -29,6 +29,12 @@ void populate(const std::byte* buffer, std::size_t from, std::size_t to) {
 #endif
 }
 
+// How much room to ask the validator for: all it wants when the size vouches that the bytes exist,
+// a chunk at a time otherwise (a stream's declared header length is only a claim).
+std::size_t room_for(std::uint64_t wanted, bool size_known) {
+  return size_known ? static_cast<std::size_t>(std::min<std::uint64_t>(wanted, SIZE_MAX)) : kChunk;
+}
+
 }  // namespace
 
 CheckedFile check_source(InputSource& source, const std::string& path, std::string_view name,
@@ -58,17 +64,23 @@ CheckedFile check_source(InputSource& source, const std::string& path, std::stri
     }
     if (tail && consumed >= *size) break;
     const std::uint64_t wanted = tail ? *size - consumed : validator->bytes_wanted();
-    const std::size_t want = size ? static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, wanted)) : kChunk;
-    if (want > resident) {
-      populate(buffer.get(), resident, want);
-      resident = want;
+    // Straight into the validator's own memory where it keeps the bytes (a safetensors header:
+    // one read of all of it, and no second copy); otherwise into this buffer.
+    std::span<std::byte> into = tail ? std::span<std::byte>() : validator->prepare(room_for(wanted, size.has_value()));
+    if (into.empty()) {
+      const std::size_t want = size ? static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, wanted)) : kChunk;
+      if (want > resident) {
+        populate(buffer.get(), resident, want);
+        resident = want;
+      }
+      into = std::span(buffer.get(), want);
     }
-    const SourceRead r = source.read(std::span(buffer.get(), want), wanted);
+    const SourceRead r = source.read(into, wanted);
     if (r.error) return CheckedFile{path, std::nullopt, *r.error};
     if (first && !size && (size = source.size())) validator->set_total_size(*size);  // before any feed
     if (r.bytes == 0) break;
     consumed += r.bytes;
-    const Progress p = validator->feed(std::span(buffer.get(), r.bytes));
+    const Progress p = validator->feed(into.first(r.bytes));
     if (p == Progress::aborted) break;
     // The verdict is final and the rest could only be counted: what is established so far.
     if (p == Progress::invalid && !size && source.stop_when_final()) return CheckedFile{path, validator->snapshot(), std::nullopt};

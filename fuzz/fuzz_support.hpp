@@ -35,11 +35,13 @@ Split split_of(std::string_view input);
 
 using ValidatorFactory = std::function<std::unique_ptr<tensorgate::Validator>()>;
 
-// Feeds the file cut at the split's positions; `hint` announces the total size first, and
-// `skip_data` skips the rest once the validator only counts.
-tensorgate::Report feed_chunked(const ValidatorFactory& make, const Split& s, bool hint, bool skip_data);
+// Feeds the file cut at the split's positions; `hint` announces the total size first,
+// `skip_data` skips the rest once the validator only counts, and `in_place` reads each chunk
+// into the validator's room where it offers one (Validator::prepare), as the CLI reads a file.
+tensorgate::Report feed_chunked(const ValidatorFactory& make, const Split& s, bool hint, bool skip_data,
+                                bool in_place = false);
 
-// The chunking invariant: whole, cut, hinted and skipped, the report is the same.
+// The chunking invariant: whole, cut, hinted, skipped and read in place, the report is the same.
 void check_chunking(const ValidatorFactory& make, const Split& s);
 
 // The report writers on these entries: JSON and SARIF (with and without colour for the text)

@@ -1,6 +1,6 @@
 // The input's first bytes choose the chunk boundaries: the report must equal the whole-buffer
 // report exactly, with and without the total size announced, and skipping the data (where the
-// validator allows it) must equal feeding it. A lower header limit or a small shared memory
+// validator allows it) or reading the header into the validator's room must equal feeding it. A lower header limit or a small shared memory
 // budget may only turn the report into an `aborted` one, never change a verdict.
 #include <cstdint>
 
@@ -26,7 +26,9 @@ class SmallBudget final : public tensorgate::MemoryBudget {
 
 tensorgate::Report limited(const tgfuzz::Split& s, const tensorgate::Limits& limits, tensorgate::MemoryBudget* budget,
                            bool hint) {
-  return tgfuzz::feed_chunked([&] { return tensorgate::make_safetensors_validator(limits, budget); }, s, hint, false);
+  // With the size announced, read in place: a room the budget refuses may only abort too.
+  return tgfuzz::feed_chunked([&] { return tensorgate::make_safetensors_validator(limits, budget); }, s, hint, false,
+                              hint);
 }
 
 }  // namespace

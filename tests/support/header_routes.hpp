@@ -20,7 +20,7 @@ inline RouteOutcome parse_by_route(std::string_view header, tensorgate::detail::
   using namespace tensorgate;
   detail::FindingList findings(limits.max_findings);
   detail::TableAllowance allowance(nullptr);
-  const detail::ParsedHeader parsed = detail::parse_header(std::string(header), limits, findings, allowance, route);
+  const detail::ParsedHeader parsed = detail::parse_header(HeaderBuffer(header), limits, findings, allowance, route);
   std::string d = "json_ok=" + std::to_string(parsed.json_ok) + " end=" + std::to_string(parsed.object_end) +
                   " reference_rejects=" + std::to_string(parsed.reference_rejects) + "\n";
   for (const Finding& f : findings.items()) {

@@ -34,6 +34,17 @@ class Validator {
     return feed(std::as_bytes(std::span<const char>(chunk.data(), chunk.size())));
   }
 
+  // Room in the validator's own memory for the next bytes, when it keeps them (the safetensors
+  // header): up to `max` bytes to read straight into and then feed, in place. A feed whose chunk
+  // begins where the room does takes the bytes without copying them; any other feed copies as
+  // usual. Any feed or skip ends the room, and an ended room must not be fed (prepare again).
+  // Empty when the validator keeps nothing: read into a buffer of your own. Saves a large
+  // header's second copy (cli/source_check.cpp).
+  virtual std::span<std::byte> prepare(std::size_t max) {
+    (void)max;
+    return {};
+  }
+
   // How many of the next bytes the validator needs to look at. 0 means it only counts from
   // here on: a caller that knows the bytes exist may `skip` them instead of reading them.
   virtual std::uint64_t bytes_wanted() const = 0;

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
+#include <utility>
 
 #include "common/seeded_hash.hpp"
 
@@ -10,15 +12,21 @@ namespace tensorgate::detail {
 namespace {
 
 // Stable LSD radix sort by the upper 32 bits, 8 bits a pass. Stability keeps equal hashes in
-// record order, which later_duplicates relies on.
+// record order, which later_duplicates relies on. Four passes go keys -> scratch -> keys -> ...,
+// ending in `keys`; the scratch is not zero-filled first, since every pass writes all of it.
+// (Three passes of 11 bits, counted in one read, measured no faster on 1,000,000 keys: the
+// scatter into 2,048 places costs what the saved pass does.)
 void sort_by_hash(std::vector<std::uint64_t>& keys) {
-  std::vector<std::uint64_t> scratch(keys.size());
+  const std::size_t n = keys.size();
+  const auto scratch = std::make_unique_for_overwrite<std::uint64_t[]>(n);
+  std::uint64_t* from = keys.data();
+  std::uint64_t* to = scratch.get();
   for (unsigned shift = 32; shift < 64; shift += 8) {
     std::array<std::size_t, 257> start{};
-    for (const std::uint64_t k : keys) ++start[((k >> shift) & 0xff) + 1];
+    for (std::size_t i = 0; i < n; ++i) ++start[((from[i] >> shift) & 0xff) + 1];
     for (std::size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
-    for (const std::uint64_t k : keys) scratch[start[(k >> shift) & 0xff]++] = k;
-    keys.swap(scratch);
+    for (std::size_t i = 0; i < n; ++i) to[start[(from[i] >> shift) & 0xff]++] = from[i];
+    std::swap(from, to);
   }
 }
 

@@ -76,6 +76,12 @@ Progress AutoValidator::feed(std::span<const std::byte> chunk) {
   return progress(delegate_->feed(chunk.subspan(taken)));
 }
 
+// Once the head has been looked at, the delegate's room is the room: this validator only reads
+// what is fed (the tail window), wherever it lies.
+std::span<std::byte> AutoValidator::prepare(std::size_t max) {
+  return delegate_ && head_checked_ ? delegate_->prepare(max) : std::span<std::byte>{};
+}
+
 void AutoValidator::choose(const Classification& c) {
   format_ = c.format;
   switch (c.format) {

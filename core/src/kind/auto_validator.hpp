@@ -23,6 +23,7 @@ class AutoValidator final : public Validator {
 
   void set_total_size(std::uint64_t size) override;
   Progress feed(std::span<const std::byte> chunk) override;
+  std::span<std::byte> prepare(std::size_t max) override;
   std::uint64_t bytes_wanted() const override;
   Progress skip(std::uint64_t count) override;
   std::uint64_t tail_wanted() const override;

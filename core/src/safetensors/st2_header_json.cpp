@@ -116,9 +116,9 @@ std::optional<ParsedHeader> plain_parse(TableBuilder& builder, FindingList& find
 
 }  // namespace
 
-ParsedHeader parse_header(std::string header, const Limits& limits, FindingList& findings,
+ParsedHeader parse_header(HeaderBuffer header, const Limits& limits, FindingList& findings,
                           TableAllowance& allowance, HeaderRoute route) {
-  if (header.starts_with("\xEF\xBB\xBF")) {
+  if (header.view().starts_with("\xEF\xBB\xBF")) {
     findings.add(Rule::st2_bom, "the header starts with a UTF-8 byte-order mark", 8);
     ParsedHeader out;
     out.table = TableBuilder(std::move(header)).release();

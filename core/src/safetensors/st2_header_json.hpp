@@ -34,7 +34,7 @@ enum class HeaderRoute : std::uint8_t { plain_first, general_only };
 // must see the whole header in one write_some: a \u escape split across calls overflows its
 // stack buffer (boostorg/json#876).
 // The table is charged to `allowance` as it grows, and the parse stops once its deadline passes.
-ParsedHeader parse_header(std::string header, const Limits& limits, FindingList& findings,
+ParsedHeader parse_header(HeaderBuffer header, const Limits& limits, FindingList& findings,
                           TableAllowance& allowance, HeaderRoute route = HeaderRoute::plain_first);
 
 }  // namespace tensorgate::detail

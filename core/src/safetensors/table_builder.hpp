@@ -13,7 +13,7 @@ namespace tensorgate {
 
 class TableBuilder {
  public:
-  explicit TableBuilder(std::string header);
+  explicit TableBuilder(HeaderBuffer header);
   // Room for about `n` records in one block (on huge pages when large), so that a large table
   // is neither a deque's thousands of small blocks nor a vector's repeated copies.
   void reserve_records(std::size_t n);
@@ -21,7 +21,7 @@ class TableBuilder {
   // that gave up leaves for the next one.
   void clear();
 
-  std::string_view header() const { return table_->header_; }
+  std::string_view header() const { return table_->header_.view(); }
   std::string_view str(StrRef r) const { return table_->str(r); }
 
   bool in_header(std::string_view s) const;

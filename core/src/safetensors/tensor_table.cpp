@@ -14,7 +14,7 @@ TensorView TensorTable::operator[](std::size_t i) const {
                     r.key_pos};
 }
 
-TableBuilder::TableBuilder(std::string header) : table_(std::make_shared<TensorTable>()) {
+TableBuilder::TableBuilder(HeaderBuffer header) : table_(std::make_shared<TensorTable>()) {
   table_->header_ = std::move(header);
 }
 
@@ -36,7 +36,7 @@ void TableBuilder::clear() {
 }
 
 bool TableBuilder::in_header(std::string_view s) const {
-  const std::string& h = table_->header_;
+  const std::string_view h = table_->header_.view();
   std::less_equal<const char*> le;
   return le(h.data(), s.data()) && le(s.data() + s.size(), h.data() + h.size());
 }

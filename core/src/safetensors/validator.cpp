@@ -114,10 +114,9 @@ bool SafetensorsValidator::refuse_header_memory(const std::string& what) {
 
 // With the total size known the header's length is certain: all of N is reserved at once (address
 // space only: a page becomes resident when header bytes fill it, which is what is charged).
-// Otherwise the buffer doubles with what arrives, never past N (a fresh string: reserve() on a
-// full one rounds up to twice its capacity, and past N the last huge page would fill beyond what
-// is charged); while it moves, the bytes already there are held twice, and the budget is charged
-// for the copy until it is done.
+// Otherwise the buffer doubles with what arrives, never past N (past N the last huge page would
+// fill beyond what is charged); while it moves, the bytes already there are held twice, and the
+// budget is charged for the copy until it is done.
 bool SafetensorsValidator::grow_header(std::size_t need) {
   constexpr std::size_t kFirstStep = 64 << 10;
   const std::size_t capacity =
@@ -125,28 +124,44 @@ bool SafetensorsValidator::grow_header(std::size_t need) {
   const std::size_t copy = header_.size();
   if (budget_ && copy && !budget_->try_acquire(copy))
     return refuse_header_memory("a copy of the " + std::to_string(copy) + " bytes so far of");
-  {
-    std::string grown;
-    grown.reserve(capacity);
-    grown.append(header_);
-    header_.swap(grown);
-  }  // the old buffer goes before its charge does
+  header_.reserve(capacity);  // the old block goes before its charge does
   if (budget_ && copy) budget_->release(copy);
   return true;
 }
 
-std::size_t SafetensorsValidator::take_header(std::span<const std::byte> chunk) {
-  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), bytes_wanted()));
-  const std::size_t need = header_.size() + n;
-  if (!charge_header(need)) return chunk.size();
-  if (header_.capacity() < need && !grow_header(need)) return chunk.size();
-  // Huge pages once Limits::header_huge_pages_after bytes have arrived, for the part still to
-  // fill (again after the buffer grows).
+// Room for `need` header bytes in all: charged, allocated, and past
+// Limits::header_huge_pages_after advised for huge pages (the part still to fill, again after the
+// buffer grows).
+bool SafetensorsValidator::make_room(std::size_t need) {
+  if (!charge_header(need)) return false;
+  if (header_.capacity() < need && !grow_header(need)) return false;
   if (need >= limits_.header_huge_pages_after && header_.data() != huge_advised_) {
-    advise_huge_pages(header_.data() + header_.size(), header_.capacity() - header_.size());
+    advise_huge_pages(header_.spare().data(), header_.spare().size());
     huge_advised_ = header_.data();
   }
-  header_.append(reinterpret_cast<const char*>(chunk.data()), n);
+  return true;
+}
+
+std::span<std::byte> SafetensorsValidator::prepare(std::size_t max) {
+  if (state_ != State::header) return {};
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(max, bytes_wanted()));
+  if (n == 0 || !make_room(header_.size() + n)) return {};
+  return std::as_writable_bytes(header_.spare().first(n));
+}
+
+std::size_t SafetensorsValidator::take_header(std::span<const std::byte> chunk) {
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), bytes_wanted()));
+  const auto* bytes = reinterpret_cast<const char*>(chunk.data());
+  // Read in place (prepare()): the room was made then, and growing now would free the bytes.
+  if (bytes == header_.spare().data() && n <= header_.spare().size()) {
+    if (!charge_header(header_.size() + n)) return chunk.size();  // prepare() charged them already
+    header_.commit(n);
+  } else {
+    // A room that an earlier feed ended is not fed again (validator.hpp): growing would free it.
+    assert(!(bytes >= header_.data() && bytes < header_.data() + header_.capacity()));
+    if (!make_room(header_.size() + n)) return chunk.size();
+    header_.append(std::string_view(bytes, n));
+  }
   if (header_.size() == n_) on_header();
   return n;
 }
@@ -155,7 +170,7 @@ void SafetensorsValidator::on_header() {
   TableAllowance allowance(budget_, deadline_);
   ParsedHeader parsed = parse_header(std::move(header_), limits_, findings_, allowance);
   budget_held_ += allowance.charged();
-  header_ = std::string();
+  header_ = HeaderBuffer();
   table_ = std::move(parsed.table);
   if (parsed.budget_refused) {
     refuse_header_memory("the tables of");

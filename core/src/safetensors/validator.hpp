@@ -1,6 +1,7 @@
 #pragma once
 // The safetensors push validator: a state machine over
 //   length (8 bytes) -> header (N bytes, buffered) -> data (counted, never stored).
+// The header is copied in from the caller's chunks, or read straight into it (prepare()).
 // Every rule but "the data ends where the tensors end" is decided when the header is complete.
 #include <array>
 #include <cstdint>
@@ -20,6 +21,7 @@ class SafetensorsValidator final : public Validator {
 
   void set_total_size(std::uint64_t size) override { total_size_ = size; }
   Progress feed(std::span<const std::byte> chunk) override;
+  std::span<std::byte> prepare(std::size_t max) override;
   std::uint64_t bytes_wanted() const override;
   Progress skip(std::uint64_t count) override;
   // The header parse costs ~1.5 ns a byte for a plain header (st2_plain_header.hpp), ~4 for
@@ -39,6 +41,7 @@ class SafetensorsValidator final : public Validator {
   void count_data();
   void on_length();
   void on_header();
+  bool make_room(std::size_t need);     // false: the budget refused (aborted)
   bool charge_header(std::size_t need);
   bool grow_header(std::size_t need);  // false: the budget refused (aborted)
   bool refuse_header_memory(const std::string& what);  // aborts; false
@@ -65,7 +68,7 @@ class SafetensorsValidator final : public Validator {
   std::array<unsigned char, 8> length_bytes_{};
   std::size_t length_have_ = 0;
   std::uint64_t n_ = 0;
-  std::string header_;
+  HeaderBuffer header_;
   const char* huge_advised_ = nullptr;  // the buffer advised for huge pages, once it is
   FindingList findings_;
   std::optional<Aborted> aborted_;

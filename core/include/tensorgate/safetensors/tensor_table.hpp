@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tensorgate/safetensors/dtype.hpp"
+#include "tensorgate/safetensors/header_buffer.hpp"
 
 namespace tensorgate {
 
@@ -62,9 +63,9 @@ class TensorTable {
   const Record& record(std::size_t i) const { return records_[i]; }
   std::span<const Record> records() const { return records_; }  // header order
   std::string_view str(StrRef r) const {
-    return std::string_view(r.in_arena ? arena_ : header_).substr(r.off, r.len);
+    return (r.in_arena ? std::string_view(arena_) : header_.view()).substr(r.off, r.len);
   }
-  std::string_view header_text() const { return header_; }
+  std::string_view header_text() const { return header_.view(); }
   std::size_t metadata_size() const { return metadata_.size(); }
   std::pair<std::string_view, std::string_view> metadata(std::size_t i) const {
     return {str(metadata_[i].first), str(metadata_[i].second)};
@@ -75,7 +76,7 @@ class TensorTable {
 
  private:
   friend class TableBuilder;
-  std::string header_;
+  HeaderBuffer header_;
   std::string arena_;
   std::vector<Record> records_;  // reserved from the header's size: one block, no copies
   std::vector<std::unique_ptr<std::uint64_t[]>> dim_chunks_;
