@@ -19,7 +19,8 @@ class DuplicateNames {
  public:
   DuplicateNames() = default;
   explicit DuplicateNames(std::size_t expected) { reserve(expected); }
-  void reserve(std::size_t expected) { keys_.reserve(expected); }
+  // Room for `expected` names in one block, on huge pages where it spans one (common/huge_pages.hpp).
+  void reserve(std::size_t expected);
 
   // Records that record `index` is named `name`.
   void add(std::uint32_t index, std::string_view name);

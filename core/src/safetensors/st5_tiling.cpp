@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "common/huge_pages.hpp"
 #include "safetensors/table_builder.hpp"
 
 namespace tensorgate::detail {
@@ -28,6 +29,7 @@ std::optional<std::uint64_t> check_tiling(TensorTable& table, FindingList& findi
   // (files written by the reference are); only otherwise do they get sorted.
   std::vector<std::uint32_t> order;
   order.reserve(table.size());
+  advise_huge_pages(order.data(), order.capacity() * sizeof(std::uint32_t));  // a fresh block, like the records
   bool sorted = true;
   const TensorTable::Record* previous = nullptr;
   for (const TensorTable::Record& r : table.records()) {
