@@ -28,15 +28,20 @@ void set_counters(benchmark::State& state, std::size_t bytes) {
   state.counters["header_MB"] = static_cast<double>(bytes) / 1e6;
 }
 
+// Past the header: the data skipped, the report made and required valid.
+void finish_valid(benchmark::State& state, tensorgate::Validator& v, const tgbench::SyntheticHeader& h) {
+  v.skip(h.data_length);
+  auto report = v.finish();
+  if (!report.valid) state.SkipWithError("synthetic header is invalid");
+  benchmark::DoNotOptimize(report);
+}
+
 void validate(benchmark::State& state, const tgbench::SyntheticHeader& h) {
   for (auto _ : state) {
     auto v = tensorgate::make_safetensors_validator();
     v->set_total_size(h.file_prefix.size() + h.data_length);
     v->feed(h.file_prefix);
-    v->skip(h.data_length);
-    auto report = v->finish();
-    if (!report.valid) state.SkipWithError("synthetic header is invalid");
-    benchmark::DoNotOptimize(report);
+    finish_valid(state, *v, h);
   }
   set_counters(state, h.file_prefix.size() - 8);
 }
@@ -64,10 +69,7 @@ void BM_ValidateHeaderInPlace(benchmark::State& state) {
     std::memcpy(room.data(), prefix.data() + 8, room.size());
     state.ResumeTiming();
     v->feed(room);
-    v->skip(h.data_length);
-    auto report = v->finish();
-    if (!report.valid) state.SkipWithError("synthetic header is invalid");
-    benchmark::DoNotOptimize(report);
+    finish_valid(state, *v, h);
   }
   set_counters(state, prefix.size() - 8);
 }

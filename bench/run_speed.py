@@ -4,8 +4,8 @@
 1. the safetensors validator against Boost.JSON's parser with a null handler over the same
    header bytes (the floor), at 1,000, 100,000 and 1,000,000 tensors (header_bench): with the
    header read in place (Validator::prepare, as `check` reads a file) and fed from the caller's
-   buffer (copied); and the same header made not plain at its last byte (the fast path's whole scan, then the general
-   parse: the most a header can make the validator spend);
+   buffer (copied); and the same header made not plain at its last byte (the fast path's whole
+   scan, then the general parse: the most a header can make the validator spend);
 2. the report writers (JSON, SARIF, text) in MB/s of output, against a copy of as many bytes
    (report_bench);
 3. whole processes, run in turn (A B A B ...) so that a drifting machine moves both alike, CPU

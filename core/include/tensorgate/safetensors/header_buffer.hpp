@@ -1,7 +1,7 @@
 #pragma once
 // The header text a safetensors validator gathers and its TensorTable keeps: one block whose
-// bytes arrive by a copy (append) or by a read straight into it (spare, then commit: what
-// Validator::read_into hands out), and are never zero-filled first.
+// bytes arrive by a copy (append) or by a read straight into it (spare, then commit: the room
+// Validator::prepare hands out), and are never zero-filled first.
 //
 // Why not std::string: C++20 has no way to grow a string without writing every new byte, so a
 // read into it would have cost a zero-fill of the whole header before the read itself; and a
