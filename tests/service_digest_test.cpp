@@ -1,7 +1,8 @@
 // The upload digest's pipeline (service/src/upload_digest.hpp): past its first MiB the body is
-// hashed on a worker, a queue of blocks at a time, and the session reads no more once every block
-// is taken; and a whole upload through serve_from_source, the service with its workers and no
-// socket (what bench/service_load.cpp's `memory` mode measures).
+// read into blocks and hashed on a worker, a queue of blocks at a time, and the session reads no
+// more once every block is taken; chunk headers read into a block are not hashed; and a whole
+// upload through serve_from_source, the service with its workers and no socket (what
+// bench/service_load.cpp's `memory` mode measures).
 #include <gtest/gtest.h>
 
 #include <boost/json.hpp>
@@ -9,9 +10,12 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/thread_pool.hpp>
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <random>
+#include <utility>
+#include <vector>
 #include <string>
 
 #include "service_support.hpp"
@@ -37,13 +41,26 @@ std::string body_of(std::size_t n) {
   return s;
 }
 
-// Puts reads of kRead bytes, as a session does, until the digest has no block left to fill;
-// returns how many bytes it took.
+// One read of `n` body bytes as the session makes it: into the session's own buffer (the bytes
+// are put from there) until the digest wants the reads, then into the digest's fill block (the
+// bytes are put from the block, where the parser finds them).
+void read(UploadDigest& d, const char* body, std::size_t n) {
+  if (d.wants_attach()) d.attach(nullptr, 0);
+  if (!d.attached()) return d.put(body, n);
+  ASSERT_GE(d.room().size(), n);
+  std::copy_n(body, n, d.room().data());
+  d.commit(n);
+  d.put(d.unparsed().data(), n);
+  d.consume(n);
+}
+
+// Reads of kRead bytes until the digest has no block left to fill; returns how many bytes it
+// took.
 std::size_t put_until_full(UploadDigest& d, const std::string& body, std::size_t from) {
   std::size_t at = from;
   while (at < body.size() && d.ready_for_more()) {
     const std::size_t n = std::min(kRead, body.size() - at);
-    d.put(body.data() + at, n);
+    read(d, body.data() + at, n);
     at += n;
   }
   return at - from;
@@ -67,7 +84,9 @@ TEST(ServiceDigest, EveryBlockTakenStopsTheReadsUntilTheJobFreesOne) {
   const std::string body = body_of(9 * UploadDigest::kBlockBytes + 12345);
   auto d = std::make_unique<UploadDigest>(&budget, kRead);
   std::size_t at = put_until_full(*d, body, 0);
-  EXPECT_EQ(at, UploadDigest::kInlineBytes + UploadDigest::kBlocks * UploadDigest::kBlockBytes);
+  // The read that passes the first MiB is hashed inline (it is in the session's buffer); the
+  // reads after it fill the blocks.
+  EXPECT_EQ(at, UploadDigest::kInlineBytes + kRead + UploadDigest::kBlocks * UploadDigest::kBlockBytes);
   EXPECT_EQ(budget.held(), UploadDigest::kBlocks * kEach);
   EXPECT_FALSE(d->ready_for_more());  // asking again while nothing was freed changes nothing
   ASSERT_TRUE(d->job_ready());
@@ -140,11 +159,13 @@ struct Events {
   }
 };
 
-// Random body sizes and reads (1 byte to a whole read, in up to three pieces as a chunked body
-// gives them), with the jobs on a real thread, driven as the session drives them: the digest is
-// always the one-shot digest, every block's charge goes back, and the session never waits for
-// nothing (each wait ends).
-TEST(ServiceDigest, RandomReadsWithAWorkerThreadGiveTheWholeBodysDigest) {
+// Random body sizes and reads, with the jobs on a real thread, driven as the session drives
+// them: the digest is always the one-shot digest of the body alone, every block's charge goes
+// back, and the session never waits for nothing (each wait ends). Each read holds up to three
+// pieces of the body, each after up to 12 bytes of framing (a chunk header), and may end in
+// framing the parser cannot take yet (a partial chunk header): it stays unparsed, in the next
+// block when the block is handed on, and is taken by the next read.
+TEST(ServiceDigest, RandomReadsWithChunkHeadersGiveTheBodysDigest) {
   std::mt19937_64 rng(29);
   for (int round = 0; round < 24; ++round) {
     CountingBudget budget(1 << 30);
@@ -169,15 +190,42 @@ TEST(ServiceDigest, RandomReadsWithAWorkerThreadGiveTheWholeBodysDigest) {
           events.wait_past(seen);
         }
       };
+      std::string pending;  // framing read and not parsed yet (session's buffer or the block's)
       for (std::size_t at = 0; at < body.size();) {
         settle(false);
-        std::size_t n = std::min<std::size_t>(1 + rng() % kRead, body.size() - at);
+        if (d.wants_attach()) d.attach(pending.data(), pending.size());
+        // One read: framing and pieces, within read-buffer-bytes with what is unparsed.
+        std::string bytes;
+        std::vector<std::pair<std::size_t, std::size_t>> pieces;  // offset in `bytes`, size
+        std::size_t n = std::min<std::size_t>(1 + rng() % (kRead / 2), body.size() - at);
         for (int piece = 0; piece < 3 && n; ++piece) {
+          bytes.append(rng() % 13, static_cast<char>(0xA5));
           const std::size_t k = piece == 2 ? n : std::min<std::size_t>(n, rng() % (n + 1));
-          d.put(body.data() + at, k);
+          pieces.emplace_back(bytes.size(), k);
+          bytes.append(body, at, k);
           at += k;
           n -= k;
         }
+        const std::size_t tail = rng() % 9;
+        bytes.append(tail, static_cast<char>(0x5A));
+        if (!d.attached()) {
+          for (const auto& [off, k] : pieces) d.put(bytes.data() + off, k);
+          pending.assign(bytes, bytes.size() - tail, tail);
+          continue;
+        }
+        ASSERT_GE(d.room().size(), bytes.size());
+        std::copy(bytes.begin(), bytes.end(), d.room().data());
+        d.commit(bytes.size());
+        d.consume(pending.size());  // the last read's partial header, now whole
+        std::size_t parsed = 0;     // of `bytes`
+        for (const auto& [off, k] : pieces) {
+          d.consume(off - parsed);  // the chunk header before the piece
+          d.put(d.unparsed().data(), k);
+          d.consume(k);
+          parsed = off + k;
+        }
+        ASSERT_EQ(d.unparsed().size(), tail);
+        pending.assign(bytes, bytes.size() - tail, tail);
       }
       settle(true);
       EXPECT_EQ(d.finish(), Sha256::hex_of(body.data(), body.size())) << round << " " << body.size();

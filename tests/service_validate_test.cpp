@@ -242,6 +242,50 @@ TEST(ServiceValidate, DigestOfLargeUploadsHashedBesideTheReads) {
   EXPECT_EQ(right.load(), 6);
 }
 
+// Past the first MiB the body is read into the digest's blocks: requests pipelined behind a
+// large upload (read with its last bytes, or left in the socket) are still answered, in order,
+// and each upload's digest is its own body's.
+TEST(ServiceValidate, RequestsPipelinedBehindLargeUploadsAreAnswered) {
+  TestServer s;
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  const std::string a = valid_file(3 * kMiB + 17);
+  const std::string b = valid_file(4 * kMiB + 5);
+  std::vector<std::size_t> chunks;  // many chunks, so that blocks hold chunk headers
+  for (std::size_t sum = 0; sum < b.size(); sum += chunks.back()) chunks.push_back(chunks.size() % 3 ? 4096 : 65000);
+  Client c(s.port());
+  c.send(head("POST", "/v1/validate", {"Content-Length: " + std::to_string(a.size())}) + a +
+         head("GET", "/livez") +
+         head("POST", "/v1/validate", {"Transfer-Encoding: chunked"}) + chunked(b, chunks) +
+         head("GET", "/readyz") +
+         head("POST", "/v1/validate", {"Content-Length: " + std::to_string(a.size())}) + a);
+  const std::vector<std::pair<std::string, const std::string*>> answers = {
+      {"/v1/validate", &a}, {"/livez", nullptr}, {"/v1/validate", &b}, {"/readyz", nullptr}, {"/v1/validate", &a}};
+  for (const auto& [target, body] : answers) {
+    const HttpResponse r = c.read_response(body ? "POST" : "GET", target);
+    ASSERT_EQ(r.status, 200u) << target << " " << r.body;
+    if (!body) continue;
+    EXPECT_EQ(str(obj(r).at("sha256")), sha256_hex(*body));
+    EXPECT_EQ(u64(obj(r).at("bytes_received")), body->size());
+  }
+}
+
+// A chunk header longer than read-buffer-bytes is refused, whether the body is still read into
+// the session's buffer or, past the digest's first MiB, into the digest's blocks.
+TEST(ServiceValidate, AChunkHeaderOverTheReadBufferIs400) {
+  TestServer s;
+  const std::string file = valid_file(3 << 20);
+  for (const std::size_t before : {std::size_t{1000}, std::size_t{2} << 20}) {
+    std::string chunks = chunked(file.substr(0, before), {});
+    chunks.resize(chunks.size() - 5);  // no last chunk: "0\r\n\r\n"
+    Client c(s.port());
+    c.send(head("POST", "/v1/validate", {"Transfer-Encoding: chunked"}) + chunks + "10;x=" +
+           std::string(70'000, 'a') + "\r\n");
+    const HttpResponse r = c.read_response("POST", "/v1/validate");
+    EXPECT_EQ(r.status, 400u) << before << " " << r.body;
+    EXPECT_NE(r.body.find("a chunk header or the trailer is too large"), std::string::npos) << r.body;
+  }
+}
+
 TEST(ServiceValidate, ChunkedWithExtensionsAndTrailer) {
   TestServer s;
   const std::string file = valid_file(200);

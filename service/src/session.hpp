@@ -19,6 +19,7 @@
 #include "problem.hpp"
 #include "stream_ops.hpp"
 #include "ui.hpp"
+#include "block_read_buffer.hpp"
 #include "upload.hpp"
 #include "upload_body.hpp"
 
@@ -54,6 +55,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   std::optional<Problem> refuse_upload(const RequestHeader& req);
   void send_continue();
   void read_body();
+  void read_body_in_place(UploadDigest& d);
+  void detach_body_reads();
   void on_body(error_code ec, std::size_t n);
   bool too_slow(std::uint64_t received);
   void answer_too_slow();  // 408, then close
@@ -116,6 +119,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   std::optional<UploadParser> body_;
   std::optional<JsonParser> json_;
   std::unique_ptr<Upload> upload_;  // outlives body_, whose reader points to it
+  std::optional<BlockReadBuffer> block_read_;  // a body read into upload_'s digest blocks
   std::uint64_t upload_epoch_ = 0;  // which upload a finished digest job belongs to
   bool waiting_for_digest_ = false;  // on_body returned until the digest job is done
   bool holds_upload_slot_ = false;

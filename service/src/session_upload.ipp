@@ -61,7 +61,40 @@ void Session<Stream>::read_body() {
   if (body_->is_done()) return finish_upload();
   // An idle deadline per read, never one for the whole upload: a 50 GB body takes minutes.
   Ops::set_deadline(stream_, cfg_.body_idle_timeout);
+  if (UploadDigest* d = upload_->digest(); d && (d->wants_attach() || d->attached()))
+    return read_body_in_place(*d);
   http::async_read_some(stream_, buffer_, *body_, bind(&Session::on_body));
+}
+
+// Past the digest's first MiB the body is read into the digest's blocks (upload_digest.hpp,
+// "Read in place"); the bytes read but not parsed move there once, and back at the body's end.
+template <class Stream>
+void Session<Stream>::read_body_in_place(UploadDigest& d) {
+  if (d.wants_attach()) {
+    d.attach(static_cast<const char*>(buffer_.data().data()), buffer_.size());
+    buffer_.consume(buffer_.size());
+  }
+  if (const boost::optional<std::uint64_t> left = body_->content_length_remaining())
+    block_read_.emplace(d, SIZE_MAX, *left);
+  else
+    block_read_.emplace(d, cfg_.read_buffer_bytes, UINT64_MAX);
+  http::async_read_some(stream_, *block_read_, *body_, bind(&Session::on_body));
+}
+
+// The body has ended: what was read past it (a pipelined request) goes back to the session's
+// buffer. At most read-buffer-bytes (a chunked body's bound, or what attach() took): it fits.
+template <class Stream>
+void Session<Stream>::detach_body_reads() {
+  UploadDigest* d = upload_->digest();
+  block_read_.reset();
+  if (!d || !d->attached()) return;
+  const std::span<const char> rest = d->unparsed();
+  if (rest.size() > buffer_.max_size() - buffer_.size()) {
+    ex_.body_pending = true;  // cannot keep them: close after answering
+  } else {
+    buffer_.commit(net::buffer_copy(buffer_.prepare(rest.size()), net::buffer(rest.data(), rest.size())));
+  }
+  d->consume(rest.size());
 }
 
 template <class Stream>
@@ -166,6 +199,7 @@ template <class Stream>
 void Session<Stream>::finish_upload() {
   if (waits_for_digest()) return;  // the digest needs every byte: on_body comes back for it
   ex_.body_pending = false;
+  detach_body_reads();
   Report report = upload_->finish();
   if (report.aborted) return answer_aborted(report);
   answer_report(std::move(report), true);

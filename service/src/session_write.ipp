@@ -157,6 +157,7 @@ void Session<Stream>::end_exchange(unsigned status, std::uint64_t bytes_sent,
   const std::uint64_t body_bytes = upload_ ? upload_->bytes_received() : 0;
   record_exchange(ctx_, ex_, remote_, {status, body_bytes, bytes_sent, note});
   ex_.active = false;
+  block_read_.reset();
   body_.reset();
   json_.reset();
   release_held();

@@ -23,15 +23,15 @@ Upload::Upload(ServiceContext& ctx, UploadOptions options,
 bool Upload::put(const void* data, std::size_t size) {
   bytes_ += size;
   if (bytes_ > max_body_) return false;
-  if (digest_) digest_->put(data, size);
   const auto* bytes = static_cast<const char*>(data);
   if (!pending_.empty() || (progress_ == Progress::need_more && validator_->completes_heavy_step(size))) {
     pending_.append(bytes, size);
-    return true;
-  }
-  // Once the verdict is final the session answers and stops reading; nothing more to feed.
-  if (progress_ == Progress::need_more)
+  } else if (progress_ == Progress::need_more) {
+    // Once the verdict is final the session answers and stops reading; nothing more to feed.
     progress_ = validator_->feed(std::span(reinterpret_cast<const std::byte*>(bytes), size));
+  }
+  // The digest last: reading in place, it may move the piece within its block.
+  if (digest_) digest_->put(data, size);
   return true;
 }
 

@@ -1,22 +1,25 @@
 #include "upload_digest.hpp"
 
+#include <cassert>
+#include <cstring>
+
 namespace tensorgate::service {
 
 UploadDigest::UploadDigest(MemoryBudget* budget, std::size_t max_read_bytes)
     : budget_(budget), max_read_(max_read_bytes) {}
 
-// Past kInlineBytes: every block at once, each one block plus one read. Reserved, not touched:
-// a block's pages are faulted in when it is first filled.
+// Past kInlineBytes: every block at once, each one block plus one read. Not touched: a block's
+// pages are faulted in when it is first read into.
 void UploadDigest::start_pipeline() {
   tried_ = true;
   const std::size_t each = kBlockBytes + max_read_;
   if (budget_ && !budget_->try_acquire(kBlocks * each)) return;
   shared_->budget = budget_;
   shared_->charged = budget_ ? kBlocks * each : 0;
-  fill_.reserve(each);
-  has_fill_ = true;
+  capacity_ = each;
+  fill_.bytes = std::make_unique_for_overwrite<char[]>(each);
   shared_->spare.resize(kBlocks - 1);
-  for (Block& b : shared_->spare) b.reserve(each);
+  for (Block& b : shared_->spare) b.bytes = std::make_unique_for_overwrite<char[]>(each);
   pipelined_ = true;
 }
 
@@ -24,26 +27,49 @@ void UploadDigest::put(const void* data, std::size_t size) {
   const auto* bytes = static_cast<const char*>(data);
   if (!tried_ && seen_ + size > kInlineBytes) start_pipeline();
   seen_ += size;
-  if (!pipelined_) return shared_->sha.update(bytes, size);
-  fill_.insert(fill_.end(), bytes, bytes + size);
+  // Until attach() no job runs (nothing is queued), so inline hashing keeps the order.
+  if (!attached_) return shared_->sha.update(bytes, size);
+  take_piece(bytes, size);
+}
+
+// A piece of the body, read into the fill block: it joins the block's run, moved down over
+// the bytes between them when it does not follow it. Those bytes were parsed (a chunk header
+// the parser has passed to reach this piece), and nothing after the piece is touched.
+void UploadDigest::take_piece(const char* data, std::size_t size) {
+  char* base = fill_.bytes.get();
+  assert(data >= base + in_ && data + size <= base + out_);
+  const auto at = static_cast<std::size_t>(data - base);
+  if (fill_.begin == fill_.end) fill_.begin = fill_.end = at;  // the block's first piece
+  if (at != fill_.end) std::memmove(base + fill_.end, data, size);
+  fill_.end += size;
+}
+
+void UploadDigest::attach(const char* unparsed, std::size_t size) {
+  assert(wants_attach() && size <= capacity_ - kBlockBytes);
+  std::memcpy(fill_.bytes.get(), unparsed, size);
+  in_ = 0;
+  out_ = size;
+  attached_ = true;
 }
 
 bool UploadDigest::ready_for_more() {
   // Most reads: the fill block has room, and nothing shared is touched.
-  if (!pipelined_ || (has_fill_ && fill_.size() < kBlockBytes)) return true;
+  if (!attached_ || out_ < kBlockBytes) return true;
   std::lock_guard lock(shared_->m);
-  if (has_fill_ && fill_.size() >= kBlockBytes) {
-    shared_->full.push_back(std::move(fill_));
-    has_fill_ = false;
-  }
-  if (has_fill_) return true;
   if (shared_->spare.empty()) {
     shared_->wants_block = true;
     return false;
   }
-  fill_ = std::move(shared_->spare.back());  // empty, its capacity kept
+  Block next = std::move(shared_->spare.back());
   shared_->spare.pop_back();
-  has_fill_ = true;
+  // The unparsed bytes (a partial chunk header, at most one read) go first in the new block.
+  const std::size_t rest = out_ - in_;
+  std::memcpy(next.bytes.get(), fill_.bytes.get() + in_, rest);
+  next.begin = next.end = 0;
+  shared_->full.push_back(std::move(fill_));
+  fill_ = std::move(next);
+  in_ = 0;
+  out_ = rest;
   return true;
 }
 
@@ -67,8 +93,7 @@ void UploadDigest::drain(Shared& s, const std::function<void()>& freed) {
     Block block = std::move(s.full.front());
     s.full.erase(s.full.begin());
     lock.unlock();
-    s.sha.update(block.data(), block.size());
-    block.clear();
+    s.sha.update(block.bytes.get() + block.begin, block.end - block.begin);
     lock.lock();
     s.spare.push_back(std::move(block));
     if (s.wants_block) {
@@ -86,8 +111,8 @@ bool UploadDigest::busy() const {
 
 std::string UploadDigest::finish() {
   { std::lock_guard lock(shared_->m); }  // the last job's hashing happens before this thread's
-  if (!fill_.empty()) shared_->sha.update(fill_.data(), fill_.size());
-  fill_.clear();
+  if (attached_) shared_->sha.update(fill_.bytes.get() + fill_.begin, fill_.end - fill_.begin);
+  fill_.begin = fill_.end = 0;
   return shared_->sha.hex_digest();
 }
 
