@@ -46,7 +46,7 @@ void UploadDigest::take_piece(const char* data, std::size_t size) {
 
 void UploadDigest::attach(const char* unparsed, std::size_t size) {
   assert(wants_attach() && size <= capacity_ - kBlockBytes);
-  std::memcpy(fill_.bytes.get(), unparsed, size);
+  if (size) std::memcpy(fill_.bytes.get(), unparsed, size);  // an empty buffer's data may be null
   in_ = 0;
   out_ = size;
   attached_ = true;
