@@ -50,8 +50,9 @@ class UploadDigest {
   // digest").
   static constexpr std::size_t kBlocks = 4;
 
-  // `max_read_bytes`: the most a chunked body's read may hold (read-buffer-bytes), which bounds
-  // a chunk header as the session's own buffer does.
+  // `max_read_bytes`: read-buffer-bytes, the most the session's buffer holds when attach() takes
+  // its bytes, and the most a chunked body's unparsed bytes reach after (block_read_buffer.hpp).
+  // Each block has that much room past kBlockBytes, so a read always fits.
   UploadDigest(MemoryBudget* budget, std::size_t max_read_bytes);
   UploadDigest(const UploadDigest&) = delete;
   UploadDigest& operator=(const UploadDigest&) = delete;
