@@ -14,9 +14,9 @@
 #include <condition_variable>
 #include <mutex>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
-#include <string>
 
 #include "service_support.hpp"
 #include "tensorgate/service/config.hpp"
