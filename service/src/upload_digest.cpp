@@ -62,7 +62,8 @@ bool UploadDigest::ready_for_more() {
   }
   Block next = std::move(shared_->spare.back());
   shared_->spare.pop_back();
-  // The unparsed bytes (a partial chunk header, at most one read) go first in the new block.
+  // The unparsed bytes (a partial chunk header, at most read-buffer-bytes) go first in the new
+  // block.
   const std::size_t rest = out_ - in_;
   std::memcpy(next.bytes.get(), fill_.bytes.get() + in_, rest);
   next.begin = next.end = 0;

@@ -12,12 +12,14 @@
 // Read in place: once the blocks are taken, the session reads the body straight into the fill
 // block (BlockReadBuffer, a Beast DynamicBuffer over the calls below), so each body byte is
 // copied once, from the socket, not a second time from the read buffer into a block: that copy
-// ran on the core the reads (and on loopback the client) need, and cost ~10% of the throughput
-// (bench/README.md, "Upload digest"). The block then holds what was read: the body and, in a
+// ran on the core the reads (and on loopback the client) need, and removing it took the loopback
+// digest from 73% to 88% of SHA-256's own speed (bench/README.md, "Upload digest"; Beast's 64 KiB
+// reads became reads of up to a block). The block then holds what was read: the body and, in a
 // chunked body, the chunk headers between its pieces. The bytes to hash are kept as one run: a
 // piece that does not follow the run (a chunk header came between) is moved down to join it,
-// over the header the parser has already passed. So a Content-Length body is never copied, a
-// chunked body is copied as before, and no list of pieces grows with tiny chunks.
+// over the header the parser has already passed. So a Content-Length body is not copied after
+// the socket's copy, a chunked body is copied once more as before, and no list of pieces grows
+// with tiny chunks.
 //
 // Bounded: `kBlocks` blocks in all (the one being filled, the rest queued or being hashed), each
 // one block plus one read (the read that passes kBlockBytes lands whole). When none is free the
