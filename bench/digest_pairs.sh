@@ -11,23 +11,14 @@ set -euo pipefail
 [ $# -ge 4 ] || { sed -n 2,10p "$0" >&2; exit 2; }
 ROUNDS=$1; BYTES=$2; LOAD=$3; shift 3
 mbps() { python3 -c 'import json, sys; print(round(json.load(sys.stdin)["mb_per_s"]))'; }
+. "$(dirname "$0")/serve_helpers.sh"
 upload() {  # upload TENSORGATE: MB/s
-  local log pid port=""
-  log=$(mktemp)
-  "$1" serve --listen 127.0.0.1:0 >"$log" 2>&1 &
-  pid=$!
-  for _ in $(seq 1 100); do
-    port=$(grep -o '"address":"127.0.0.1:[0-9]*"' "$log" | head -1 | sed 's/.*://; s/"//') || true
-    [ -n "$port" ] && break
-    sleep 0.05
-  done
-  [ -n "$port" ] || { echo "$1 did not start" >&2; cat "$log" >&2; exit 1; }
-  "$LOAD" stream --port "$port" --bytes "$BYTES" --label pair | mbps
-  kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
-  rm -f "$log"
+  serve_start "$1"
+  "$LOAD" stream --port "$SERVE_PORT" --bytes "$BYTES" --label pair | mbps
+  serve_stop
 }
 ROWS=$(mktemp)
-trap 'rm -f "$ROWS"' EXIT
+trap 'serve_stop; rm -f "$ROWS"' EXIT
 for _ in $(seq 1 "$ROUNDS"); do
   row="$("$LOAD" sha256 --bytes "$BYTES" | mbps)"
   for tg in "$@"; do row="$row $(upload "$tg")"; done

@@ -22,17 +22,11 @@ TG="$BUILD/cli/tensorgate"
 LOAD="$BUILD/bench/service_load"
 [ -x "$TG" ] && [ -x "$LOAD" ] || { echo "build tensorgate and service_load in $BUILD first" >&2; exit 2; }
 
-LOG=$(mktemp)
-"$TG" serve --listen 127.0.0.1:0 >"$LOG" 2>&1 &
-PID=$!
-trap 'kill -TERM $PID 2>/dev/null; wait $PID 2>/dev/null; rm -f "$LOG"' EXIT
-PORT=""
-for _ in $(seq 1 100); do
-  PORT=$(grep -o '"address":"127.0.0.1:[0-9]*"' "$LOG" | head -1 | sed 's/.*://; s/"//') || true
-  [ -n "$PORT" ] && break
-  sleep 0.05
-done
-[ -n "$PORT" ] || { echo "the server did not start" >&2; cat "$LOG" >&2; exit 1; }
+. "$(dirname "$0")/serve_helpers.sh"
+trap serve_stop EXIT
+serve_start "$TG"
+PID=$SERVE_PID
+PORT=$SERVE_PORT
 echo "server pid $PID on port $PORT, upload size $BYTES bytes" >&2
 
 SINK=$("$LOAD" sink --bytes "$BYTES")

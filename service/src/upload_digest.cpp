@@ -12,11 +12,10 @@ UploadDigest::UploadDigest(MemoryBudget* budget, std::size_t max_read_bytes)
 // pages are faulted in when it is first read into.
 void UploadDigest::start_pipeline() {
   tried_ = true;
-  const std::size_t each = kBlockBytes + max_read_;
+  const std::size_t each = block_capacity();
   if (budget_ && !budget_->try_acquire(kBlocks * each)) return;
   shared_->budget = budget_;
   shared_->charged = budget_ ? kBlocks * each : 0;
-  capacity_ = each;
   fill_.bytes = std::make_unique_for_overwrite<char[]>(each);
   shared_->spare.resize(kBlocks - 1);
   for (Block& b : shared_->spare) b.bytes = std::make_unique_for_overwrite<char[]>(each);
@@ -45,7 +44,7 @@ void UploadDigest::take_piece(const char* data, std::size_t size) {
 }
 
 void UploadDigest::attach(const char* unparsed, std::size_t size) {
-  assert(wants_attach() && size <= capacity_ - kBlockBytes);
+  assert(wants_attach() && size <= max_read_);
   if (size) std::memcpy(fill_.bytes.get(), unparsed, size);  // an empty buffer's data may be null
   in_ = 0;
   out_ = size;

@@ -74,7 +74,7 @@ class UploadDigest {
   // The fill block as a read buffer (attached only): bytes read and not yet parsed, and the
   // room after them (at least one read's worth, ready_for_more() sees to it).
   std::span<const char> unparsed() const { return {fill_.bytes.get() + in_, out_ - in_}; }
-  std::span<char> room() { return {fill_.bytes.get() + out_, capacity_ - out_}; }
+  std::span<char> room() { return {fill_.bytes.get() + out_, block_capacity() - out_}; }
   void commit(std::size_t n) { out_ += n; }
   void consume(std::size_t n) { in_ += n; }
 
@@ -97,7 +97,7 @@ class UploadDigest {
 
  private:
   struct Block {
-    std::unique_ptr<char[]> bytes;  // capacity_ bytes, never zero-filled
+    std::unique_ptr<char[]> bytes;  // block_capacity() bytes, never zero-filled
     std::size_t begin = 0, end = 0;  // the body bytes to hash, one run (empty: begin == end)
   };
   struct Shared {
@@ -115,12 +115,13 @@ class UploadDigest {
     }
   };
   static void drain(Shared& s, const std::function<void()>& freed);
+  // Each block: kBlockBytes and one read.
+  std::size_t block_capacity() const { return kBlockBytes + max_read_; }
   void start_pipeline();
   void take_piece(const char* data, std::size_t size);
 
   MemoryBudget* budget_;
   std::size_t max_read_;
-  std::size_t capacity_ = 0;  // of each block: kBlockBytes and one read
   std::uint64_t seen_ = 0;
   bool pipelined_ = false;
   bool attached_ = false;
