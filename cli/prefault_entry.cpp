@@ -1,14 +1,17 @@
 // The release executable's entry point (cli/CMakeLists.txt: -Wl,-e,tg_entry, static-PIE builds
-// on x86-64 only): before glibc's _start relocates the executable, the pages that relocation
-// will write, and the code a small check runs, are asked for in two system calls instead of one
-// page fault each.
+// on x86-64 only): before glibc's _start relocates the executable, the writable segment that
+// relocation and start-up write, and the code a small check runs, are asked for in two system
+// calls instead of one page fault each.
 //
 // Why: a static PIE relocates itself at every start, writing every page of its RELRO data
 // (~40 pages of vtables and pointer tables); each write is a copy-on-write fault, ~16 us on a
 // VM, ~0.65 ms of a ~4 ms check of a small file (issue 19). MADV_POPULATE_WRITE (Linux 5.14)
-// makes the same private copies in one call, ~0.18 ms measured here; MADV_POPULATE_READ maps the
-// check path's code (.text.check_path, cli/link/check_path.order) where fault-around would take
-// ~20 faults. On an older kernel both calls fail with EINVAL and nothing changes.
+// makes the same private copies in one call, ~0.18 ms measured here. The rest of the segment,
+// .data and .bss (~18 pages), goes with it: start-up and a check write ~10 of them, a fault
+// each otherwise (bench/start_costs: a fault ~9 us, a populated page ~0.4 and its first write
+// ~3.3). MADV_POPULATE_READ maps the check path's code (.text.check_path,
+// cli/link/check_path.order) where fault-around would take ~20 faults. On an older kernel both
+// calls fail with EINVAL and nothing changes.
 //
 // Nothing here may need what _start sets up: no relocated pointer (only PC-relative addresses of
 // hidden symbols), no thread pointer (no stack protector), no libc (raw system calls).
@@ -49,7 +52,7 @@ __attribute__((visibility("hidden"), used, no_stack_protector)) void tg_prefault
   const auto base = reinterpret_cast<std::uintptr_t>(&__ehdr_start);  // the first segment is at 0
   const auto* phdr = reinterpret_cast<const Elf64_Phdr*>(base + __ehdr_start.e_phoff);
   for (std::size_t i = 0; i < __ehdr_start.e_phnum; ++i) {
-    if (phdr[i].p_type == PT_GNU_RELRO)
+    if (phdr[i].p_type == PT_LOAD && (phdr[i].p_flags & PF_W))
       populate(base + phdr[i].p_vaddr, base + phdr[i].p_vaddr + phdr[i].p_memsz, kMadvPopulateWrite);
   }
   populate(reinterpret_cast<std::uintptr_t>(__tg_check_path_start),
