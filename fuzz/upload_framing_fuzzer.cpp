@@ -18,12 +18,14 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 
+#include "tensorgate/safetensors/writer.hpp"
 #include "tensorgate/service/config.hpp"
 #include "tensorgate/service/in_memory.hpp"
 #include "tensorgate/sha256.hpp"
@@ -51,14 +53,11 @@ const ServiceConfig& fuzz_config() {
   return config;
 }
 
-// One U8 tensor of `data` bytes, its header padded with spaces to a multiple of 8.
+// One U8 tensor of `data` bytes, by the canonical writer.
 std::string safetensors_file(std::size_t data, std::uint8_t seed) {
-  const std::string n = std::to_string(data);
-  std::string header = R"({"x":{"dtype":"U8","shape":[)" + n + R"(],"data_offsets":[0,)" + n + "]}}";
-  header.append((8 - header.size() % 8) % 8, ' ');
-  std::string file(8, '\0');
-  for (int i = 0; i < 8; ++i) file[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
-  file += header;
+  const tensorgate::TensorSpec spec{"x", tensorgate::Dtype::U8, {data}, {}};
+  std::uint64_t data_length = 0;
+  std::string file = tensorgate::write_safetensors_header({&spec, 1}, {}, data_length).bytes;
   const std::size_t start = file.size();
   file.resize(start + data);
   for (std::size_t i = 0; i < data; ++i) file[start + i] = static_cast<char>((i * 131 + i / 4099 + seed) & 0xff);
@@ -66,13 +65,8 @@ std::string safetensors_file(std::size_t data, std::uint8_t seed) {
 }
 
 std::string hex(std::size_t v) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  do {
-    out.insert(out.begin(), kDigits[v & 0xf]);
-    v >>= 4;
-  } while (v);
-  return out;
+  char buf[2 * sizeof v];
+  return std::string(buf, std::to_chars(buf, buf + sizeof buf, v, 16).ptr);
 }
 
 std::string chunked_body(FuzzedDataProvider& in, std::string_view file) {

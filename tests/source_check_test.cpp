@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kind/auto_validator.hpp"
+#include "kind/classify.hpp"
 #include "pickle_builder.hpp"
 #include "source_check.hpp"
 #include "st_builder.hpp"
@@ -21,8 +23,10 @@ using tensorgate::cli::SourceRead;
 
 namespace {
 
-constexpr std::size_t kTailWindow = 22 + 65535;  // a zip end record and the longest comment
-constexpr std::size_t kPrefix = 4096;            // what format detection looks at first
+// What format detection looks at first, and FK.polyglot's window at the end (a zip end record
+// and the longest comment).
+using tensorgate::detail::kind::kPrefix;
+using tensorgate::detail::kind::kTailWindow;
 
 // The bytes of a file, served at most `max_read` at a time, with or without a size; it counts
 // what was read and skipped and keeps the size of each read asked for.
