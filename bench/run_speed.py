@@ -17,10 +17,16 @@
    - `tensorgate check --format json --no-tensors` on 1,000,000 GGUF tensor infos, against
      ggml's reader with its quadratic duplicate check removed (TG_GGUF_ORACLE_NODUP).
    A reference reader whose variable is unset (or whose file is missing) is skipped, and said so.
+   Every executable timed here, /bin/true and the reference readers too, runs from a copy in
+   one scratch directory, as an installed file would: the linker leaves its output in the page
+   cache in small pieces, a copy (or a file read back from disk) sits in large folios, and
+   mapping those at start costs less. The same tensorgate measured 1.53 of /bin/true as linked
+   and 1.32 as copied (bench/README.md, session 35).
 
 usage: bench/run_speed.py [BUILD_DIR] [--pairs N]     (default build/release, 20 pairs)
 """
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -91,10 +97,18 @@ def side_by_side(label, a, b, b_label):
           f"{statistics.median(ratios):.2f} |")
 
 
-def reference(variable):
+def installed(path, tmp):
+    """A copy of the executable `path` in `tmp`, in the page-cache state an installed file has."""
+    copy = os.path.join(tmp, "bin", os.path.basename(path))
+    os.makedirs(os.path.dirname(copy), exist_ok=True)
+    shutil.copy2(path, copy)
+    return copy
+
+
+def reference(variable, tmp):
     path = os.environ.get(variable)
     if path and os.path.exists(path):
-        return path
+        return installed(path, tmp)
     print(f"| (skipped: {variable} is not set to a reference reader) | | | | |")
     return None
 
@@ -109,13 +123,14 @@ def processes(tmp):
     print(f"\nWhole processes, CPU time, median of {pairs} pairs run in turn:\n")
     print("| tensorgate | ms | baseline | ms | tensorgate / baseline |")
     print("|---|---|---|---|---|")
-    check = [tensorgate, "check", "--format", "json"]
-    st = reference("TG_ST_ORACLE")
+    check = [installed(tensorgate, tmp), "check", "--format", "json"]
+    true = installed("/bin/true", tmp)
+    st = reference("TG_ST_ORACLE", tmp)
     if st:
         side_by_side("100,000-tensor header", check + [h100k], [st, h100k], "reference reader")
         side_by_side("SmolLM2-135M header", check + [smol], [st, smol], "reference reader")
-    side_by_side("SmolLM2-135M header", check + [smol], ["/bin/true"], "/bin/true")
-    nodup = reference("TG_GGUF_ORACLE_NODUP")
+    side_by_side("SmolLM2-135M header", check + [smol], [true], "/bin/true")
+    nodup = reference("TG_GGUF_ORACLE_NODUP", tmp)
     if nodup:
         side_by_side("GGUF, 1,000,000 tensor infos (--no-tensors)", check + ["--no-tensors", million], [nodup, million],
                      "ggml without its duplicate check")
@@ -123,5 +138,6 @@ def processes(tmp):
 
 validator_vs_parser()
 writers()
-with tempfile.TemporaryDirectory() as tmp:
+# In the build directory, not /tmp: a tmpfs /tmp keeps files in small pages.
+with tempfile.TemporaryDirectory(dir=build) as tmp:
     processes(tmp)

@@ -1,7 +1,6 @@
 // The release executable's entry point (cli/CMakeLists.txt: -Wl,-e,tg_entry, static-PIE builds
 // on x86-64 only): before glibc's _start relocates the executable, the writable segment that
-// relocation and start-up write, and the code a small check runs, are asked for in two system
-// calls instead of one page fault each.
+// relocation and start-up write is asked for in one system call instead of one page fault each.
 //
 // Why: a static PIE relocates itself at every start, writing every page of its RELRO data
 // (~40 pages of vtables and pointer tables); each write is a copy-on-write fault, ~16 us on a
@@ -9,9 +8,13 @@
 // makes the same private copies in one call, ~0.18 ms measured here. The rest of the segment,
 // .data and .bss (~18 pages), goes with it: start-up and a check write ~10 of them, a fault
 // each otherwise (bench/start_costs: a fault ~9 us, a populated page ~0.4 and its first write
-// ~3.3). MADV_POPULATE_READ maps the check path's code (.text.check_path,
-// cli/link/check_path.order) where fault-around would take ~20 faults. On an older kernel both
-// calls fail with EINVAL and nothing changes.
+// ~3.3). On an older kernel the call fails with EINVAL and nothing changes.
+//
+// The code is not populated. The check path's code sits together (.text.check_path,
+// cli/link/check_path.order), so fault-around maps it in a few faults. An installed executable
+// (copied, or read back from disk) is held in large folios, which fault-around maps cheaply:
+// there MADV_POPULATE_READ of those ~200 pages cost 0.96 of not populating them (bench/README.md,
+// session 35). It only paid off for an executable as the linker leaves it, in small pieces.
 //
 // Nothing here may need what _start sets up: no relocated pointer (only PC-relative addresses of
 // hidden symbols), no thread pointer (no stack protector), no libc (raw system calls).
@@ -24,28 +27,24 @@
 
 namespace {
 
-constexpr long kMadvPopulateRead = 22;   // MADV_POPULATE_READ, Linux 5.14
-constexpr long kMadvPopulateWrite = 23;  // MADV_POPULATE_WRITE
+constexpr long kMadvPopulateWrite = 23;  // MADV_POPULATE_WRITE, Linux 5.14
 constexpr std::uintptr_t kPage = 4096;
 
 }  // namespace
 
 extern "C" {
 // Defined by the linker: the executable's ELF header (the start of its first, read-only load
-// segment) and the check path's code (cli/CMakeLists.txt's linker script). Hidden, so that their
-// addresses are PC-relative, needing no relocation.
+// segment). Hidden, so that its address is PC-relative, needing no relocation.
 extern const Elf64_Ehdr __ehdr_start __attribute__((visibility("hidden")));
-extern const char __tg_check_path_start[] __attribute__((visibility("hidden")));
-extern const char __tg_check_path_end[] __attribute__((visibility("hidden")));
 
 __attribute__((visibility("hidden"), used, no_stack_protector)) void tg_prefault(void) {
-  const auto populate = [](std::uintptr_t from, std::uintptr_t to, long advice) {
+  const auto populate = [](std::uintptr_t from, std::uintptr_t to) {
     from &= ~(kPage - 1);
     to = (to + kPage - 1) & ~(kPage - 1);
     long ret;
     asm volatile("syscall"
                  : "=a"(ret)
-                 : "0"(static_cast<long>(SYS_madvise)), "D"(from), "S"(to - from), "d"(advice)
+                 : "0"(static_cast<long>(SYS_madvise)), "D"(from), "S"(to - from), "d"(kMadvPopulateWrite)
                  : "rcx", "r11", "memory");
     (void)ret;  // advice only
   };
@@ -53,10 +52,8 @@ __attribute__((visibility("hidden"), used, no_stack_protector)) void tg_prefault
   const auto* phdr = reinterpret_cast<const Elf64_Phdr*>(base + __ehdr_start.e_phoff);
   for (std::size_t i = 0; i < __ehdr_start.e_phnum; ++i) {
     if (phdr[i].p_type == PT_LOAD && (phdr[i].p_flags & PF_W))
-      populate(base + phdr[i].p_vaddr, base + phdr[i].p_vaddr + phdr[i].p_memsz, kMadvPopulateWrite);
+      populate(base + phdr[i].p_vaddr, base + phdr[i].p_vaddr + phdr[i].p_memsz);
   }
-  populate(reinterpret_cast<std::uintptr_t>(__tg_check_path_start),
-           reinterpret_cast<std::uintptr_t>(__tg_check_path_end), kMadvPopulateRead);
 }
 }
 

@@ -8,11 +8,29 @@
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/sha.h>
 
+// libcrypto's CPU probe (not in its public headers). Normally .init runs it before main; the
+// release executable defers it to here (cli/deferred_cpu_probe.cpp). It guards itself against a
+// second run, so elsewhere this call costs nothing.
+extern "C" void OPENSSL_cpuid_setup(void);
+
 namespace tensorgate {
+namespace {
+
+// Once per process, before the first hash: a function-local static, so the service's threads
+// cannot race on OpenSSL's unsynchronised guard.
+void probe_cpu_once() {
+  static const bool probed = (OPENSSL_cpuid_setup(), true);
+  (void)probed;
+}
+
+}  // namespace
 
 void Sha256::Free::operator()(SHA256state_st* ctx) const { delete ctx; }
 
-Sha256::Sha256() : ctx_(new SHA256_CTX) { SHA256_Init(ctx_.get()); }
+Sha256::Sha256() : ctx_(new SHA256_CTX) {
+  probe_cpu_once();
+  SHA256_Init(ctx_.get());
+}
 
 Sha256::~Sha256() = default;
 

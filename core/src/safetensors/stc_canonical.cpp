@@ -12,6 +12,18 @@
 namespace tensorgate::detail {
 namespace {
 
+// How many leading bytes of `a` and `b` agree. memcmp runs a block at a time; GCC's std::mismatch
+// is a byte loop, and was most of a small header's canonical check (issue 19): a block is searched
+// byte by byte only once memcmp has found it differs.
+std::size_t common_prefix(const char* a, const char* b, std::size_t n) {
+  if (std::memcmp(a, b, n) == 0) return n;
+  constexpr std::size_t kBlock = 64;
+  std::size_t at = 0;
+  while (n - at > kBlock && std::memcmp(a + at, b + at, kBlock) == 0) at += kBlock;
+  while (a[at] == b[at]) ++at;  // stops inside the block memcmp found different
+  return at;
+}
+
 // Compares generated text against the header, piece by piece; remembers the first difference.
 class TextMatcher {
  public:
@@ -24,10 +36,8 @@ class TextMatcher {
   void flush() {
     if (!mismatch_ && !buf_.empty()) {
       const std::size_t n = std::min(buf_.size(), expected_.size() - pos_);
-      const auto diff = std::mismatch(buf_.begin(), buf_.begin() + n, expected_.begin() + pos_);
-      if (diff.first != buf_.begin() + n || n != buf_.size()) {
-        mismatch_ = pos_ + static_cast<std::size_t>(diff.first - buf_.begin());
-      }
+      const std::size_t same = common_prefix(buf_.data(), expected_.data() + pos_, n);
+      if (same != n || n != buf_.size()) mismatch_ = pos_ + same;
       pos_ += n;
     }
     buf_.clear();
