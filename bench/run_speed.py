@@ -17,16 +17,16 @@
    - `tensorgate check --format json --no-tensors` on 1,000,000 GGUF tensor infos, against
      ggml's reader with its quadratic duplicate check removed (TG_GGUF_ORACLE_NODUP).
    A reference reader whose variable is unset (or whose file is missing) is skipped, and said so.
-   Every executable timed here, /bin/true and the reference readers too, runs from a copy in
-   one scratch directory, as an installed file would: the linker leaves its output in the page
-   cache in small pieces, a copy (or a file read back from disk) sits in large folios, and
-   mapping those at start costs less. The same tensorgate measured 1.53 of /bin/true as linked
-   and 1.32 as copied (bench/README.md, session 35).
+   Every executable timed here, /bin/true and the reference readers too, is first dropped from
+   the page cache (fsync, then POSIX_FADV_DONTNEED), so that each runs as an installed file does,
+   read back from disk. How a file came into the page cache changes what mapping it costs: the
+   same tensorgate measured 1.53 of /bin/true as the linker left it, 1.32 just after a `cp` (the
+   copy's large writes leave large folios), and 1.47-1.50 read back from disk (bench/README.md,
+   session 35).
 
 usage: bench/run_speed.py [BUILD_DIR] [--pairs N]     (default build/release, 20 pairs)
 """
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -97,18 +97,21 @@ def side_by_side(label, a, b, b_label):
           f"{statistics.median(ratios):.2f} |")
 
 
-def installed(path, tmp):
-    """A copy of the executable `path` in `tmp`, in the page-cache state an installed file has."""
-    copy = os.path.join(tmp, "bin", os.path.basename(path))
-    os.makedirs(os.path.dirname(copy), exist_ok=True)
-    shutil.copy2(path, copy)
-    return copy
+def settled(path):
+    """`path`, dropped from the page cache so that its runs read it back from disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)  # a page not yet written back cannot be dropped
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+    return path
 
 
-def reference(variable, tmp):
+def reference(variable):
     path = os.environ.get(variable)
     if path and os.path.exists(path):
-        return installed(path, tmp)
+        return settled(path)
     print(f"| (skipped: {variable} is not set to a reference reader) | | | | |")
     return None
 
@@ -123,14 +126,14 @@ def processes(tmp):
     print(f"\nWhole processes, CPU time, median of {pairs} pairs run in turn:\n")
     print("| tensorgate | ms | baseline | ms | tensorgate / baseline |")
     print("|---|---|---|---|---|")
-    check = [installed(tensorgate, tmp), "check", "--format", "json"]
-    true = installed("/bin/true", tmp)
-    st = reference("TG_ST_ORACLE", tmp)
+    check = [settled(tensorgate), "check", "--format", "json"]
+    true = settled("/bin/true")
+    st = reference("TG_ST_ORACLE")
     if st:
         side_by_side("100,000-tensor header", check + [h100k], [st, h100k], "reference reader")
         side_by_side("SmolLM2-135M header", check + [smol], [st, smol], "reference reader")
     side_by_side("SmolLM2-135M header", check + [smol], [true], "/bin/true")
-    nodup = reference("TG_GGUF_ORACLE_NODUP", tmp)
+    nodup = reference("TG_GGUF_ORACLE_NODUP")
     if nodup:
         side_by_side("GGUF, 1,000,000 tensor infos (--no-tensors)", check + ["--no-tensors", million], [nodup, million],
                      "ggml without its duplicate check")
@@ -138,6 +141,5 @@ def processes(tmp):
 
 validator_vs_parser()
 writers()
-# In the build directory, not /tmp: a tmpfs /tmp keeps files in small pages.
-with tempfile.TemporaryDirectory(dir=build) as tmp:
+with tempfile.TemporaryDirectory() as tmp:
     processes(tmp)

@@ -11,10 +11,10 @@
 // ~3.3). On an older kernel the call fails with EINVAL and nothing changes.
 //
 // The code is not populated. The check path's code sits together (.text.check_path,
-// cli/link/check_path.order), so fault-around maps it in a few faults. An installed executable
-// (copied, or read back from disk) is held in large folios, which fault-around maps cheaply:
-// there MADV_POPULATE_READ of those ~200 pages cost 0.96 of not populating them (bench/README.md,
-// session 35). It only paid off for an executable as the linker leaves it, in small pieces.
+// cli/link/check_path.order), so fault-around maps it in ~13 faults of 64 KiB each, and
+// MADV_POPULATE_READ of those ~200 pages cost more than the faults: 1.02 of not populating them
+// with the executable read back from disk, 1.04 with it freshly copied (bench/README.md,
+// session 35).
 //
 // Nothing here may need what _start sets up: no relocated pointer (only PC-relative addresses of
 // hidden symbols), no thread pointer (no stack protector), no libc (raw system calls).

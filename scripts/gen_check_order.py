@@ -13,12 +13,18 @@ first met them. Functions are in sections of their own because release builds co
 -ffunction-sections; libstdc++ comes that way; objects without it (glibc's, Boost's archives,
 OpenSSL's assembly) are listed whole as archive:member(.text).
 
+Three kinds of start-up code never run under valgrind, so they are added by other means:
+- the string functions glibc picks for this CPU (ifunc): valgrind's CPU has no AVX-512, so it
+  runs other variants. gdb runs the executable to main and reads which function each
+  IRELATIVE slot holds; those of the functions the check calls are listed;
+- the vDSO's set-up (valgrind gives the process no vDSO) and _start: EXTRA below.
+
 The list only moves code: a stale entry matches nothing and is ignored by the linker, and code
 missing from it keeps its default place. Rerun after large changes to the check path:
 
     scripts/gen_check_order.py build/release
 
-Needs valgrind (not in scripts/setup.sh: only this script uses it).
+Needs valgrind and gdb (not in scripts/setup.sh: only this script uses them).
 """
 import bisect
 import os
@@ -36,6 +42,16 @@ HEADER = """# The input sections a small `tensorgate check` executes, in the ord
 # dl-profstub.o holds _dl_mcount_wrapper_check, which the check path calls): nothing here is ours
 # or unfinished.
 """
+
+# Input sections a check runs that callgrind does not name: _start and frame_dummy (the C
+# runtime's start files), and glibc's set-up of the vDSO in a static executable
+# (_dl_non_dynamic_init: _dl_new_object, _dl_setup_hash, then _dl_lookup_symbol_x for each vDSO
+# function), which runs only where the kernel maps a vDSO, as it does not under valgrind.
+EXTRA = ['*rcrt1.o(.text)', '*crtbeginS.o(.text)', '*libc.a:dl-object.o(.text)',
+         '*libc.a:dl-setup_hash.o(.text)', '*libc.a:dl-lookup.o(.text)']
+
+# A glibc string function's variant name: __memchr_evex, __memmove_avx512_unaligned_erms.
+VARIANT = re.compile(r'^__([a-z0-9_]+?)_(?:sse2|sse42|ssse3|sse4_1|sse4_2|avx|avx2|avx512|evex|fma|fma4)(?:_.*)?$')
 
 
 def text_sections(map_path):
@@ -63,7 +79,7 @@ def symbol_addresses(binary):
     nm = subprocess.run(['nm', binary], capture_output=True, text=True, check=True).stdout
     for line in nm.splitlines():
         parts = line.split()
-        if len(parts) == 3 and parts[1] in 'tTwW':
+        if len(parts) == 3 and parts[1] in 'tTwWi':  # i: glibc's ifunc resolvers, run at start
             addresses.setdefault(parts[2], []).append(int(parts[0], 16))
     return addresses
 
@@ -84,12 +100,29 @@ def executed_functions(binary, args):
         return names
 
 
+def ifunc_choices(binary):
+    """Addresses (link-time) of the functions glibc's resolvers chose on this CPU: each
+    IRELATIVE slot's value once the executable has reached main, less the load address."""
+    relocs = subprocess.run(['readelf', '-rW', binary], capture_output=True, text=True, check=True).stdout
+    slots = [line.split()[0] for line in relocs.splitlines() if 'R_X86_64_IRELATIVE' in line]
+    if not slots:
+        return []
+    script = ['set pagination off', 'break main', 'run', 'printf "BASE %lx\\n", (long)&__ehdr_start']
+    script += [f'printf "SLOT %lx\\n", *(long*)((long)&__ehdr_start + 0x{slot})' for slot in slots]
+    out = subprocess.run(['gdb', '-batch', '-nx'] + [a for line in script for a in ('-ex', line)] +
+                         ['--args', binary, 'version'], capture_output=True, text=True).stdout
+    base = next(int(line.split()[1], 16) for line in out.splitlines() if line.startswith('BASE '))
+    return [int(line.split()[1], 16) - base for line in out.splitlines() if line.startswith('SLOT ')]
+
+
 def pattern(section, input_file):
-    """The linker-script pattern that selects this input section and as little else as possible."""
-    if section != '.text':
-        return f'*({section})'
-    member = os.path.basename(input_file)  # libfoo.a(bar.o) -> *libfoo.a:bar.o(.text)
-    return '*' + member.replace('(', ':').rstrip(')') + '(.text)'
+    """The linker-script pattern that selects this input section and as little else as possible:
+    a function's own section by its name; a section that many objects share (.text, glibc's
+    .text.evex) by the object too: libfoo.a(bar.o) -> *libfoo.a:bar.o(.text)."""
+    if re.match(r'^\.text(\.[a-z0-9]+)?$', section):
+        member = os.path.basename(input_file)
+        return '*' + member.replace('(', ':').rstrip(')') + f'({section})'
+    return f'*({section})'
 
 
 def main():
@@ -105,6 +138,16 @@ def main():
         subprocess.run([os.path.join(build, 'bench', 'make_smollm_header'), smol], stdout=subprocess.DEVNULL, check=True)
         runs = [['check', '--format', 'json', smol], ['check', smol], ['version']]
         executed = [name for args in runs for name in executed_functions(binary, args)]
+    # This CPU's variants of the string functions the check ran (in valgrind's variants).
+    called = {m[1] for m in map(VARIANT.match, executed) if m}
+    names_at = {}
+    for name, at in addresses.items():
+        for address in at:
+            names_at.setdefault(address, set()).add(name)
+    for address in ifunc_choices(binary):
+        names = sorted(names_at.get(address, ()))
+        if any((m := VARIANT.match(n)) and m[1] in called for n in names):
+            executed.append(names[0])
     order, seen, total = [], set(), 0
     for name in executed:
         for address in addresses.get(name, []):
@@ -116,6 +159,10 @@ def main():
                 seen.add(line)
                 order.append(line)
                 total += sections[j][1]
+    for line in EXTRA:
+        if line not in seen:
+            seen.add(line)
+            order.append(line)
     with open(ORDER, 'w') as f:
         f.write(HEADER + '\n'.join(order) + '\n')
     print(f'{os.path.normpath(ORDER)}: {len(order)} sections, {total} bytes of code')
