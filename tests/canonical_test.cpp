@@ -1,7 +1,11 @@
 // STC1-STC4: a valid file is canonical exactly when its bytes are the writer's.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <vector>
+
 #include "st_builder.hpp"
+#include "tensorgate/safetensors/writer.hpp"
 
 using namespace tgtest;
 
@@ -98,4 +102,41 @@ TEST(Canonical, Padding) {
 
 TEST(Canonical, LeadingWhitespaceIsHeaderText) {
   EXPECT_EQ(stc(check(st_file_n(8, " {}     "))), "STC2");
+}
+
+// STC2's offset is the first header byte that differs from the writer's text: the comparison
+// runs a block at a time (stc_canonical.cpp), so a difference anywhere (the first bytes, inside
+// or at the end of a block, past the first 64 KiB piece) must still be found at its byte.
+TEST(Canonical, HeaderTextFindingPointsAtTheFirstDifferentByte) {
+  std::vector<tensorgate::TensorSpec> specs;
+  for (int i = 0; i < 2000; ++i) {
+    char name[16];
+    std::snprintf(name, sizeof name, "t%05d", i);
+    specs.push_back({name, tensorgate::Dtype::U8, {1}, {}});
+  }
+  std::uint64_t data_length = 0;
+  const auto canonical = tensorgate::write_safetensors_header(specs, {}, data_length);
+  ASSERT_TRUE(canonical.ok()) << canonical.error;
+  ASSERT_GT(canonical.bytes.size(), 100'000u);  // past the comparison's first 64 KiB piece
+  const std::string data = zeros(static_cast<std::size_t>(data_length));
+  EXPECT_EQ(check(canonical.bytes + data).canonical, true);
+
+  for (const int k : {0, 1, 2, 3, 37, 1190, 1999}) {
+    // Tensor k's keys in another order: the same content, valid, not the writer's text.
+    char from[64], to[64];
+    std::snprintf(from, sizeof from, R"("t%05d":{"dtype":"U8","shape":[1])", k);
+    std::snprintf(to, sizeof to, R"("t%05d":{"shape":[1],"dtype":"U8")", k);
+    std::string bytes = canonical.bytes;
+    const std::size_t at = bytes.find(from);
+    ASSERT_NE(at, std::string::npos) << k;
+    bytes.replace(at, std::string_view(from).size(), to);
+    std::size_t first = 0;
+    while (bytes[first] == canonical.bytes[first]) ++first;
+
+    const auto r = check(bytes + data);
+    EXPECT_TRUE(r.valid) << k;
+    EXPECT_EQ(stc(r), "STC2") << k;
+    for (const auto& f : r.findings)
+      if (f.rule == tensorgate::Rule::stc2_header_text) EXPECT_EQ(f.offset, first) << k;
+  }
 }
