@@ -33,6 +33,7 @@ import sys
 import tempfile
 
 import gbench
+from page_cache import settled
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 build = args[0] if args else "build/release"
@@ -95,17 +96,6 @@ def side_by_side(label, a, b, b_label):
             ratios.append(x / y)
     print(f"| {label} | {statistics.median(ta) * 1e3:.2f} | {b_label} | {statistics.median(tb) * 1e3:.2f} | "
           f"{statistics.median(ratios):.2f} |")
-
-
-def settled(path):
-    """`path`, dropped from the page cache so that its runs read it back from disk."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)  # a page not yet written back cannot be dropped
-        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-    finally:
-        os.close(fd)
-    return path
 
 
 def reference(variable):

@@ -6,7 +6,7 @@ or, in user space, the function it hit. Prints microseconds per run for each, so
 be compared line by line (sampled CPU time: ~1.4x what wait4 counts on this VM).
 
 Every executable is dropped from the page cache first and read back, as an installed file is
-(run_speed.py says why). Needs perf and a C compiler (for the empty program); not part of CI.
+(page_cache.py says why). Needs perf and a C compiler (for the empty program); not part of CI.
 
 usage: bench/start_profile.py [BUILD_DIR] [--runs=N] [--top=N]   (build/release, 1500, 25)
 """
@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 
+from page_cache import settled
+
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 build = args[0] if args else "build/release"
 options = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
@@ -24,15 +26,6 @@ top = int(options.get("top", "25"))
 HZ = 20000  # samples per second: one sample is 50 us of CPU
 
 KERNEL_ENTRIES = ("asm_", "entry_", "ret_from", "__x64_sys", "do_syscall")
-
-
-def settle(path):
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-    finally:
-        os.close(fd)
 
 
 def category(frames):
@@ -76,7 +69,7 @@ def main():
             f.write("int main(void) { return 0; }\n")
         subprocess.run(["cc", "-O2", "-static-pie", empty + ".c", "-o", empty], check=True)
         for path in (tensorgate, "/bin/true", empty):
-            settle(path)
+            settled(path)
         columns = [("/bin/true", ["/bin/true"]), ("empty static", [empty]),
                    ("tensorgate check", [tensorgate, "check", "--format", "json", smol])]
         results = [profile(tmp, f"p{i}", argv) for i, (_, argv) in enumerate(columns)]

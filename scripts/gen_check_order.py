@@ -122,6 +122,21 @@ def ifunc_choices(binary):
     return [int(line.split()[1], 16) - bases[0] for line in out.splitlines() if line.startswith('SLOT ')]
 
 
+def cpu_variants(binary, addresses, executed):
+    """The names of this CPU's variants of the string functions `executed` ran (in valgrind's)."""
+    called = {m[1] for m in map(VARIANT.match, executed) if m}
+    names_at = {}
+    for name, at in addresses.items():
+        for address in at:
+            names_at.setdefault(address, set()).add(name)
+    found = []
+    for address in ifunc_choices(binary):
+        names = sorted(names_at.get(address, ()))
+        if any((m := VARIANT.match(n)) and m[1] in called for n in names):
+            found.append(names[0])
+    return found
+
+
 def pattern(section, input_file):
     """The linker-script pattern that selects this input section and as little else as possible:
     a function's own section by its name; a section that many objects share (.text, glibc's
@@ -145,31 +160,15 @@ def main():
         subprocess.run([os.path.join(build, 'bench', 'make_smollm_header'), smol], stdout=subprocess.DEVNULL, check=True)
         runs = [['check', '--format', 'json', smol], ['check', smol], ['version']]
         executed = [name for args in runs for name in executed_functions(binary, args)]
-    # This CPU's variants of the string functions the check ran (in valgrind's variants).
-    called = {m[1] for m in map(VARIANT.match, executed) if m}
-    names_at = {}
-    for name, at in addresses.items():
-        for address in at:
-            names_at.setdefault(address, set()).add(name)
-    for address in ifunc_choices(binary):
-        names = sorted(names_at.get(address, ()))
-        if any((m := VARIANT.match(n)) and m[1] in called for n in names):
-            executed.append(names[0])
-    order, seen, total = [], set(), 0
+    executed += cpu_variants(binary, addresses, executed)
+    sizes = {}  # line -> bytes of code, in first-met order
     for name in executed:
         for address in addresses.get(name, []):
             j = bisect.bisect_right(starts, address) - 1
-            if j < 0 or address >= sections[j][0] + sections[j][1]:
-                continue
-            line = pattern(sections[j][2], sections[j][3])
-            if line not in seen:
-                seen.add(line)
-                order.append(line)
-                total += sections[j][1]
-    for line in EXTRA:
-        if line not in seen:
-            seen.add(line)
-            order.append(line)
+            if j >= 0 and address < sections[j][0] + sections[j][1]:
+                sizes.setdefault(pattern(sections[j][2], sections[j][3]), sections[j][1])
+    total = sum(sizes.values())
+    order = list(dict.fromkeys(list(sizes) + EXTRA))
     with open(ORDER, 'w') as f:
         f.write(HEADER + '\n'.join(order) + '\n')
     print(f'{os.path.normpath(ORDER)}: {len(order)} sections, {total} bytes of code')
