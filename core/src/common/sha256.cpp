@@ -9,7 +9,7 @@
 #include <openssl/sha.h>
 
 // libcrypto's CPU probe (not in its public headers). Normally .init runs it before main; the
-// release executable defers it to here (cli/deferred_cpu_probe.cpp). It guards itself against a
+// release executable defers it to here (cli/deferred_start_work.cpp). It guards itself against a
 // second run, so elsewhere this call costs nothing.
 extern "C" void OPENSSL_cpuid_setup(void);
 
