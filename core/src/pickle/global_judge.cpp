@@ -7,6 +7,8 @@
 #include <optional>
 #include <vector>
 
+#include "common/string_pool.hpp"
+
 namespace tensorgate::detail::pickle {
 namespace {
 
@@ -43,24 +45,27 @@ const Lists& lists() {
   return kLists;
 }
 
-struct Rename {
-  std::string_view old_module, old_name, new_module, new_name;
-};
-
-constexpr Rename kNameRenames[] = {
-#define PK_RENAME_NAME(om, on, nm, nn) {om, on, nm, nn},
+// The renames Python 3's unpickler applies to Python 2 names (compat_names.def): for a name, its
+// old module, old name, new module and new name; for a module, its old and new module. Pools, not
+// tables of string_views, which would be relocations written at every start (string_pool.hpp).
+constexpr auto kNameRenames = make_string_pool([] {
+  return std::array{
+#define PK_RENAME_NAME(om, on, nm, nn) std::string_view{om}, std::string_view{on}, std::string_view{nm}, std::string_view{nn},
 #define PK_RENAME_MODULE(om, nm)
 #include "pickle/compat_names.def"
 #undef PK_RENAME_NAME
 #undef PK_RENAME_MODULE
-};
-constexpr Rename kModuleRenames[] = {
+  };
+});
+constexpr auto kModuleRenames = make_string_pool([] {
+  return std::array{
 #define PK_RENAME_NAME(om, on, nm, nn)
-#define PK_RENAME_MODULE(om, nm) {om, {}, nm, {}},
+#define PK_RENAME_MODULE(om, nm) std::string_view{om}, std::string_view{nm},
 #include "pickle/compat_names.def"
 #undef PK_RENAME_NAME
 #undef PK_RENAME_MODULE
-};
+  };
+});
 
 const Entry* find(const std::vector<Entry>& list, std::string_view path) {
   const auto it = std::lower_bound(list.begin(), list.end(), Entry{path, {}});
@@ -86,10 +91,11 @@ const Entry* denied(std::string_view path) {
 }  // namespace
 
 NormalisedGlobal normalise_global(std::string_view module, std::string_view name) {
-  for (const Rename& r : kNameRenames)
-    if (r.old_module == module && r.old_name == name) return {std::string(r.new_module), std::string(r.new_name)};
-  for (const Rename& r : kModuleRenames)
-    if (r.old_module == module) return {std::string(r.new_module), std::string(name)};
+  for (std::size_t i = 0; i < kNameRenames.size(); i += 4)
+    if (kNameRenames[i] == module && kNameRenames[i + 1] == name)
+      return {std::string(kNameRenames[i + 2]), std::string(kNameRenames[i + 3])};
+  for (std::size_t i = 0; i < kModuleRenames.size(); i += 2)
+    if (kModuleRenames[i] == module) return {std::string(kModuleRenames[i + 1]), std::string(name)};
   return {std::string(module), std::string(name)};
 }
 

@@ -7,12 +7,18 @@
 namespace tensorgate::detail::pickle {
 namespace {
 
-consteval OpInfo none(std::string_view n) { return {n, Arg::none, 0, false, Payload::none}; }
-consteval OpInfo fixed(std::string_view n, std::uint8_t w) { return {n, Arg::fixed, w, false, Payload::none}; }
-consteval OpInfo counted(std::string_view n, std::uint8_t w, Payload p, bool s = false) {
-  return {n, Arg::counted, w, s, p};
+consteval OpInfo entry(std::string_view n, Arg a, std::uint8_t w, bool s, Payload p) {
+  OpInfo o{{}, a, w, s, p};
+  for (std::size_t i = 0; i < n.size() && i < sizeof o.name_chars; ++i) o.name_chars[i] = n[i];
+  return o;
 }
-consteval OpInfo line(std::string_view n, Payload p) { return {n, Arg::line, 0, false, p}; }
+consteval OpInfo none(std::string_view n) { return entry(n, Arg::none, 0, false, Payload::none); }
+consteval OpInfo fixed(std::string_view n, std::uint8_t w) { return entry(n, Arg::fixed, w, false, Payload::none); }
+consteval OpInfo counted(std::string_view n, std::uint8_t w, Payload p, bool s = false) {
+  return entry(n, Arg::counted, w, s, p);
+}
+consteval OpInfo line(std::string_view n, Payload p) { return entry(n, Arg::line, 0, false, p); }
+consteval OpInfo line2(std::string_view n) { return entry(n, Arg::line2, 0, false, Payload::text); }
 
 consteval std::array<OpInfo, 256> make_table() {
   std::array<OpInfo, 256> t{};
@@ -38,13 +44,13 @@ consteval std::array<OpInfo, 256> make_table() {
   t[op::BINUNICODE] = counted("BINUNICODE", 4, Payload::text);
   t[op::APPEND] = none("APPEND");
   t[op::BUILD] = none("BUILD");
-  t[op::GLOBAL] = {"GLOBAL", Arg::line2, 0, false, Payload::text};
+  t[op::GLOBAL] = line2("GLOBAL");
   t[op::DICT] = none("DICT");
   t[op::EMPTY_DICT] = none("EMPTY_DICT");
   t[op::APPENDS] = none("APPENDS");
   t[op::GET] = line("GET", Payload::decimal);
   t[op::BINGET] = fixed("BINGET", 1);
-  t[op::INST] = {"INST", Arg::line2, 0, false, Payload::text};
+  t[op::INST] = line2("INST");
   t[op::LONG_BINGET] = fixed("LONG_BINGET", 4);
   t[op::LIST] = none("LIST");
   t[op::EMPTY_LIST] = none("EMPTY_LIST");
@@ -138,10 +144,15 @@ constexpr std::array<OpInfo, 256> kTable = make_table();
 
 consteval int count_known() {
   int n = 0;
-  for (const OpInfo& o : kTable) n += !o.name.empty();
+  for (const OpInfo& o : kTable) n += o.known();
   return n;
 }
 static_assert(count_known() == 68, "pickletools lists 68 opcodes for protocols 0-5");
+
+consteval bool names_fit() {  // a longer name would be cut
+  return kTable[op::SHORT_BINUNICODE].name() == "SHORT_BINUNICODE";
+}
+static_assert(names_fit());
 
 }  // namespace
 

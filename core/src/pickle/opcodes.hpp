@@ -1,6 +1,7 @@
 #pragma once
 // The opcodes of pickle protocols 0 to 5 (CPython's pickletools table): what argument each
 // takes, so the byte loop can gather it before the stack machine runs the opcode.
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -18,12 +19,21 @@ enum class Arg : std::uint8_t {
 enum class Payload : std::uint8_t { none, text, ascii, bytes, long_int, decimal, floating };
 
 struct OpInfo {
-  std::string_view name;  // empty: not an opcode
+  // pickletools' name, NUL-padded (the longest is 16); empty: not an opcode. Characters, not a
+  // string_view, so that the table holds no address a start must relocate (common/string_pool.hpp).
+  char name_chars[16] = {};
   Arg arg = Arg::none;
   std::uint8_t width = 0;
   bool signed_length = false;  // BINSTRING, LONG4: a negative length is malformed
   Payload payload = Payload::none;
   std::uint8_t proto = 0;  // the protocol that introduced it
+
+  constexpr bool known() const { return name_chars[0] != '\0'; }
+  constexpr std::string_view name() const {
+    std::size_t n = 0;
+    while (n < sizeof name_chars && name_chars[n] != '\0') ++n;
+    return {name_chars, n};
+  }
 };
 
 const OpInfo& op_info(std::uint8_t op);

@@ -109,7 +109,7 @@ void Scanner::exec_global(std::string_view module, std::uint64_t module_len, std
   } else if (!is_valid_utf8(module) || !is_valid_utf8(name)) {
     return malformed(Rule::pk_argument, at_op() + "'s module or name is not UTF-8");
   } else {
-    g = import_global(module, name, info_->name);
+    g = import_global(module, name, info_->name());
   }
   if (!inst) return void(push(g));
   count_call(g);  // INST instantiates the class with the items since the MARK

@@ -56,7 +56,7 @@ void Scanner::exec_tuple(std::size_t n) {
 // SETITEMS, ADDITEMS, and their one-item forms): a write into that object.
 void Scanner::container_items(std::size_t target, std::size_t first, bool pairs) {
   const Value container = m_.at(target);
-  check_mutation(container, info_->name);
+  check_mutation(container, info_->name());
   if (pairs) {
     if ((m_.size() - first) % 2 != 0)
       return malformed(Rule::pk_argument, at_op() + " has an odd number of items (keys and values come in pairs)");

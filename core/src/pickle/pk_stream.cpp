@@ -13,7 +13,7 @@ std::uint64_t Scanner::offset_of(std::uint64_t stream_pos) const {
 }
 
 std::string Scanner::at_op() const {
-  std::string s = std::string(info_ ? info_->name : "opcode") + " at byte " + std::to_string(offset_of(op_pos_));
+  std::string s = std::string(info_ ? info_->name() : "opcode") + " at byte " + std::to_string(offset_of(op_pos_));
   if (!site_.exact) s += " (byte " + std::to_string(op_pos_) + " of the decompressed entry)";
   return s;
 }
@@ -70,7 +70,7 @@ void Scanner::on_stop() {
 // After a STOP: a byte that is an opcode begins another pickle (a loader that reads on runs
 // it); anything else is trailing data no loader reads.
 std::size_t Scanner::take_between(const unsigned char* p, std::size_t) {
-  if (!op_info(p[0]).name.empty()) {
+  if (op_info(p[0]).known()) {
     state_ = St::opcode;
     return 0;
   }

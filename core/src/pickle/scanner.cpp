@@ -82,7 +82,7 @@ std::size_t Scanner::take_opcode(const unsigned char* p, std::size_t n) {
   op_ = p[0];
   info_ = &op_info(op_);
   op_pos_ = pos_++;
-  if (info_->name.empty()) {
+  if (!info_->known()) {
     static constexpr char kHex[] = "0123456789abcdef";
     const std::string byte = {'0', 'x', kHex[op_ >> 4], kHex[op_ & 15]};
     malformed(Rule::pk_unknown_opcode, "byte " + byte + " at byte " + std::to_string(offset_of(op_pos_)) +
