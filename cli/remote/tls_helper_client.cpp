@@ -1,8 +1,6 @@
-// The executable's side of https (tls_client.hpp): finds tensorgate-tls beside the executable
-// (the build tree, a copied binary), else in ../lib/tensorgate/ (an installed prefix:
-// /usr/local/bin/tensorgate and /usr/local/lib/tensorgate/tensorgate-tls, as the Dockerfile
-// installs them); starts it per connection on one end of a socket pair, waits for its status
-// line, then runs the usual HTTP connection over the socket.
+// The executable's side of https (tls_client.hpp): finds tensorgate-tls (helper_executables.hpp:
+// beside the executable, else in ../lib/tensorgate/); starts it per connection on one end of a
+// socket pair, waits for its status line, then runs the usual HTTP connection over the socket.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -11,7 +9,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/beast/core/basic_stream.hpp>
 #include <cerrno>
@@ -21,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "helper_executables.hpp"
 #include "stream_connection.hpp"
 #include "tcp_connect.hpp"
 #include "tls_client.hpp"
@@ -33,25 +31,14 @@ namespace {
 
 using LocalStream = beast::basic_stream<net::local::stream_protocol>;
 
-std::string executable_dir() {
-  std::array<char, 4096> path{};
-  const ssize_t n = readlink("/proc/self/exe", path.data(), path.size() - 1);
-  if (n <= 0) return ".";
-  const std::string exe(path.data(), static_cast<std::size_t>(n));
-  const auto slash = exe.rfind('/');
-  return slash == std::string::npos ? "." : exe.substr(0, slash);
-}
-
 // The helper's path, or nothing with `error` saying where it was looked for.
 std::optional<std::string> find_helper(std::string& error) {
-  const std::string dir = executable_dir();
   const std::string name(tls_helper::kName);
-  const std::vector<std::string> candidates = {dir + "/" + name, dir + "/../lib/tensorgate/" + name};
-  for (const std::string& path : candidates)
-    if (access(path.c_str(), X_OK) == 0) return path;
-  error = "https needs the TLS helper " + name + ", found neither at " + candidates[0] + " nor at " + candidates[1] +
-          " (install it beside the executable)";
-  return std::nullopt;
+  cli::HelperLookup found = cli::find_helper_executable(name);
+  if (!found.path)
+    error = "https needs the TLS helper " + name + ", found neither at " + found.beside + " nor at " + found.in_lib +
+            " (install it beside the executable)";
+  return std::move(found.path);
 }
 
 // A started helper: ended (SIGKILL) and reaped when this goes, whatever it is doing then. It holds

@@ -7,8 +7,10 @@ usage: test_cli.py TENSORGATE WRITE_SAMPLES DOCS_DIR
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 import jsonschema
@@ -100,6 +102,26 @@ class CliTest(unittest.TestCase):
         warned = os.path.join(self.samples, "valid-unknown-field.safetensors")
         self.assertEqual(run("check", warned).returncode, 0)
         self.assertEqual(run("check", "--fail-on", "warning", warned).returncode, 1)
+
+    def test_serve_executes_tensorgate_serve_found_beside_it_or_in_lib(self):
+        serve_help = run("serve", "--help")
+        self.assertEqual(serve_help.returncode, 0, serve_help.stderr)
+        self.assertTrue(serve_help.stdout.startswith(b"usage: tensorgate serve "), serve_help.stdout[:80])
+        with tempfile.TemporaryDirectory() as prefix:
+            bin_dir = os.path.join(prefix, "bin")
+            os.makedirs(bin_dir)
+            alone = os.path.join(bin_dir, "tensorgate")
+            shutil.copy2(TENSORGATE, alone)
+            out = subprocess.run([alone, "serve", "--help"], capture_output=True, check=False)
+            self.assertEqual(out.returncode, 2)
+            self.assertEqual(out.stderr.decode(), "tensorgate serve: the service is the executable tensorgate-serve, "
+                             f"found neither at {bin_dir}/tensorgate-serve nor at {bin_dir}/../lib/tensorgate/"
+                             "tensorgate-serve (install it beside tensorgate)\n")
+            os.makedirs(os.path.join(prefix, "lib", "tensorgate"))
+            shutil.copy2(os.path.join(os.path.dirname(TENSORGATE), "tensorgate-serve"),
+                         os.path.join(prefix, "lib", "tensorgate"))
+            out = subprocess.run([alone, "serve", "--help"], capture_output=True, check=False)
+            self.assertEqual((out.returncode, out.stdout), (0, serve_help.stdout), out.stderr)
 
     def test_text_output_has_no_colour_when_piped(self):
         out = run("check", os.path.join(self.samples, "st4-size-mismatch.safetensors"))

@@ -66,11 +66,13 @@ class ContainerTest(unittest.TestCase):
         self.assertEqual(instruction("EXPOSE"), ["8080"])
         self.assertEqual(instruction("STOPSIGNAL"), ["SIGTERM"])
 
-    def test_the_tls_helper_is_installed_where_the_executable_looks_for_it(self):
-        # cli/remote/tls_helper_client.cpp: beside the executable, else ../lib/tensorgate/ from it.
+    def test_the_helpers_are_installed_where_the_executable_looks_for_them(self):
+        # cli/helper_executables.hpp: beside the executable, else ../lib/tensorgate/ from it.
         copies = {c.split()[-2]: c.split()[-1] for c in instruction("COPY")}
-        binary, module = copies["/build/cli/tensorgate"], copies["/build/cli/tensorgate-tls"]
-        self.assertEqual(module, os.path.normpath(os.path.join(os.path.dirname(binary), "../lib/tensorgate/tensorgate-tls")))
+        binary = copies["/build/cli/tensorgate"]
+        for helper in ("tensorgate-tls", "tensorgate-serve"):
+            self.assertEqual(copies[f"/build/cli/{helper}"],
+                             os.path.normpath(os.path.join(os.path.dirname(binary), "../lib/tensorgate", helper)))
 
     def test_flags_alone_serve_on_every_interface(self):
         self.assertEqual(self.argv(), ["serve", "--listen", "0.0.0.0:8080"])
