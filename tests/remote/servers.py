@@ -78,7 +78,10 @@ pid {work}/nginx.pid;
 error_log {work}/error.log;
 events {{ worker_connections 256; }}
 http {{
-  access_log {work}/access.log;
+  # The combined format's start, then the Range asked for: what was sent of an answer the client
+  # stopped reading is a matter of timing, what was asked for is not.
+  log_format ranges '$remote_addr - - [$time_local] "$request" $status $body_bytes_sent range=$http_range';
+  access_log {work}/access.log ranges;
   client_body_temp_path {temp}; proxy_temp_path {temp}; fastcgi_temp_path {temp};
   uwsgi_temp_path {temp}; scgi_temp_path {temp};
   default_type application/octet-stream;
