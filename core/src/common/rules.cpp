@@ -10,11 +10,11 @@ namespace {
 // Each rule's id, title and help, in that order, as one pool: a table of string_views would be
 // ~1,300 relocations and 14 KB of pages copied at every start of the static PIE (string_pool.hpp).
 constexpr auto kText = detail::make_string_pool([] {
-  return std::array{
-#define TENSORGATE_RULE(e, id, sev, title, help) std::string_view{id}, std::string_view{title}, std::string_view{help},
+  return std::to_array<std::string_view>({
+#define TENSORGATE_RULE(e, id, sev, title, help) id, title, help,
 #include "tensorgate/rules/all.def"
 #undef TENSORGATE_RULE
-  };
+  });
 });
 
 constexpr Severity kSeverities[] = {

@@ -11,8 +11,10 @@
 //
 // Use: the strings come from a captureless lambda returning a std::array of string_views, which
 // runs only at compile time:
-//   constexpr auto kNames = make_string_pool([] { return std::array<std::string_view, 2>{"a", "bc"}; });
+//   constexpr auto kNames = make_string_pool([] { return std::to_array<std::string_view>({"a", "bc"}); });
 //   kNames[1] == "bc"
+// (std::to_array, not std::array's deduction guide: clang's guide is a fold expression, which
+// stops at 256 elements.)
 #include <array>
 #include <cstddef>
 #include <cstdint>

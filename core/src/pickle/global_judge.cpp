@@ -49,22 +49,22 @@ const Lists& lists() {
 // old module, old name, new module and new name; for a module, its old and new module. Pools, not
 // tables of string_views, which would be relocations written at every start (string_pool.hpp).
 constexpr auto kNameRenames = make_string_pool([] {
-  return std::array{
-#define PK_RENAME_NAME(om, on, nm, nn) std::string_view{om}, std::string_view{on}, std::string_view{nm}, std::string_view{nn},
+  return std::to_array<std::string_view>({
+#define PK_RENAME_NAME(om, on, nm, nn) om, on, nm, nn,
 #define PK_RENAME_MODULE(om, nm)
 #include "pickle/compat_names.def"
 #undef PK_RENAME_NAME
 #undef PK_RENAME_MODULE
-  };
+  });
 });
 constexpr auto kModuleRenames = make_string_pool([] {
-  return std::array{
+  return std::to_array<std::string_view>({
 #define PK_RENAME_NAME(om, on, nm, nn)
-#define PK_RENAME_MODULE(om, nm) std::string_view{om}, std::string_view{nm},
+#define PK_RENAME_MODULE(om, nm) om, nm,
 #include "pickle/compat_names.def"
 #undef PK_RENAME_NAME
 #undef PK_RENAME_MODULE
-  };
+  });
 });
 
 const Entry* find(const std::vector<Entry>& list, std::string_view path) {
