@@ -6,7 +6,7 @@
 // whether the run needed them or not (issue 19; bench/README.md):
 //  - libcrypto's x86_64cpuid.o calls OPENSSL_cpuid_setup from the executable's .init: OpenSSL's
 //    CPUID probe, whose CPUIDs a hypervisor traps, ~41 us. A check hashes nothing unless a value
-//    is cut; the service hashes every upload and pays the probe once, at its first.
+//    is cut. (The service, tensorgate-serve, starts once and keeps the probe in its .init.)
 //  - static glibc's _dl_non_dynamic_init asks _dl_get_origin for the executable's directory
 //    (readlink("/proc/self/exe"), ~30 us, and a malloc), for $ORIGIN in a later dlopen's search
 //    paths. The only dlopen a static tensorgate could make is glibc's NSS modules, from system
