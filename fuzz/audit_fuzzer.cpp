@@ -8,41 +8,15 @@
 //
 // Input: u8 max_pieces, u16 config length, config, u32 safetensors length, safetensors, GGUF.
 #include <cstdint>
-#include <cstring>
 #include <string>
 
+#include "framed_input.hpp"
 #include "fuzz_support.hpp"
 #include "tensorgate/audit.hpp"
 #include "tensorgate/model_dir.hpp"
 #include "tensorgate/validator.hpp"
 
 namespace {
-
-class Bytes final : public tensorgate::ByteSource {
- public:
-  explicit Bytes(std::string_view b) : b_(b) {}
-  bool read(std::uint64_t offset, std::span<std::byte> out) override {
-    if (offset > b_.size() || out.size() > b_.size() - offset) return false;
-    std::memcpy(out.data(), b_.data() + offset, out.size());
-    return true;
-  }
-
- private:
-  std::string_view b_;
-};
-
-std::uint64_t take(std::string_view& in, unsigned bytes) {
-  std::uint64_t v = 0;
-  for (unsigned i = 0; i < bytes && i < in.size(); ++i) v |= std::uint64_t{static_cast<unsigned char>(in[i])} << (8 * i);
-  in.remove_prefix(std::min<std::size_t>(bytes, in.size()));
-  return v;
-}
-
-std::string_view cut(std::string_view& in, std::uint64_t n) {
-  const std::string_view out = in.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(n, in.size())));
-  in.remove_prefix(out.size());
-  return out;
-}
 
 void check(const tensorgate::AuditReport& r) {
   bool errors = false;
@@ -61,9 +35,9 @@ void check(const tensorgate::AuditReport& r) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view in = tgfuzz::as_text(data, size);
-  const auto pieces = static_cast<std::uint32_t>(1 + take(in, 1) % 8);
-  const std::string_view config = cut(in, take(in, 2));
-  const std::string_view st = cut(in, take(in, 4));
+  const auto pieces = static_cast<std::uint32_t>(1 + tgfuzz::take_le(in, 1) % 8);
+  const std::string_view config = tgfuzz::take_bytes(in, tgfuzz::take_le(in, 2));
+  const std::string_view st = tgfuzz::take_bytes(in, tgfuzz::take_le(in, 4));
   const std::string_view gguf = in;
 
   tensorgate::ModelDirectory md;
@@ -73,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   md.weights.push_back(tensorgate::inventory_of("model.safetensors", st_report));
   const tensorgate::DirectoryReport dir = tensorgate::check_model_directory(md);
   const tensorgate::Report gguf_report = tensorgate::validate_gguf(gguf);
-  Bytes st_bytes(st), gguf_bytes(gguf);
+  tgfuzz::MemorySource st_bytes(st), gguf_bytes(gguf);
   tensorgate::AuditInput input;
   input.config_json = config;
   input.directory = &dir;

@@ -10,42 +10,16 @@
 // Input: u8 values flag, u16 config A length, config A, u16 config B length, config B,
 // u32 file A length, file A, file B.
 #include <cstdint>
-#include <cstring>
 #include <set>
 #include <string>
 
+#include "framed_input.hpp"
 #include "fuzz_support.hpp"
 #include "tensorgate/detect.hpp"
 #include "tensorgate/diff.hpp"
 #include "tensorgate/zip.hpp"
 
 namespace {
-
-class Bytes final : public tensorgate::ByteSource {
- public:
-  explicit Bytes(std::string_view b) : b_(b) {}
-  bool read(std::uint64_t offset, std::span<std::byte> out) override {
-    if (offset > b_.size() || out.size() > b_.size() - offset) return false;
-    std::memcpy(out.data(), b_.data() + offset, out.size());
-    return true;
-  }
-
- private:
-  std::string_view b_;
-};
-
-std::uint64_t take(std::string_view& in, unsigned bytes) {
-  std::uint64_t v = 0;
-  for (unsigned i = 0; i < bytes && i < in.size(); ++i) v |= std::uint64_t{static_cast<unsigned char>(in[i])} << (8 * i);
-  in.remove_prefix(std::min<std::size_t>(bytes, in.size()));
-  return v;
-}
-
-std::string_view cut(std::string_view& in, std::uint64_t n) {
-  const std::string_view out = in.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(n, in.size())));
-  in.remove_prefix(out.size());
-  return out;
-}
 
 tensorgate::Report validate(std::string_view bytes) {
   auto v = tensorgate::make_validator(tensorgate::FormatChoice::auto_detect, {});
@@ -97,13 +71,13 @@ std::string rendered(const tensorgate::DiffReport& r) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view in = tgfuzz::as_text(data, size);
-  const bool values = take(in, 1) & 1;
-  const std::string_view config_a = cut(in, take(in, 2));
-  const std::string_view config_b = cut(in, take(in, 2));
-  const std::string_view file_a = cut(in, take(in, 4));
+  const bool values = tgfuzz::take_le(in, 1) & 1;
+  const std::string_view config_a = tgfuzz::take_bytes(in, tgfuzz::take_le(in, 2));
+  const std::string_view config_b = tgfuzz::take_bytes(in, tgfuzz::take_le(in, 2));
+  const std::string_view file_a = tgfuzz::take_bytes(in, tgfuzz::take_le(in, 4));
   const std::string_view file_b = in;
   const tensorgate::Report ra = validate(file_a), rb = validate(file_b);
-  Bytes ba(file_a), bb(file_b);
+  tgfuzz::MemorySource ba(file_a), bb(file_b);
   tensorgate::DiffSide a{"old", {{"old/a", &ra, values ? &ba : nullptr}}, std::nullopt, nullptr};
   tensorgate::DiffSide b{"new", {{"new/b", &rb, values ? &bb : nullptr}}, std::nullopt, nullptr};
   if (!config_a.empty()) a.config_json = config_a;
