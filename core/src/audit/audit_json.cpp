@@ -1,5 +1,6 @@
 #include "tensorgate/report_writers.hpp"
 #include "audit_writers.hpp"
+#include "report/entry_head.hpp"
 
 namespace tensorgate::detail {
 namespace {
@@ -95,18 +96,7 @@ void write_summary(JsonWriter& w, const AuditReport& r) {
 }  // namespace
 
 void write_audit_fields(JsonWriter& w, const AuditReport& r) {
-  w.field("format", "conversion-audit");
-  w.field("valid", r.faithful);
-  w.key("canonical");
-  w.null();
-  w.field("bytes", r.bytes.gguf_file_bytes);
-  w.key("findings");
-  w.begin_array();
-  for (const Finding& f : r.findings) write_finding(w, f);
-  w.end_array();
-  w.field("findings_dropped", r.findings_dropped);
-  w.key("aborted");
-  w.null();
+  write_entry_head(w, "conversion-audit", r.faithful, r.bytes.gguf_file_bytes, r.findings, r.findings_dropped);
   w.key("summary");
   write_summary(w, r);
   w.key("error");

@@ -1,20 +1,10 @@
 // A chat template file's entry in the JSON report: format "chat-template", its CT findings, and
 // the templates it holds (names and lengths; their text is never written).
 #include "tensorgate/report_writers.hpp"
+#include "report/entry_head.hpp"
 
 void tensorgate::write_chat_template_report_fields(JsonWriter& w, const ChatTemplateFileReport& r) {
-  w.field("format", "chat-template");
-  w.field("valid", r.valid);
-  w.key("canonical");
-  w.null();
-  w.field("bytes", r.bytes);
-  w.key("findings");
-  w.begin_array();
-  for (const Finding& f : r.findings) write_finding(w, f);
-  w.end_array();
-  w.field("findings_dropped", r.findings_dropped);
-  w.key("aborted");
-  w.null();
+  detail::write_entry_head(w, "chat-template", r.valid, r.bytes, r.findings, r.findings_dropped);
   w.key("summary");
   w.begin_object();
   w.field("template_count", r.template_count);

@@ -1,6 +1,7 @@
 #include "report/directory_json.hpp"
 
 #include "tensorgate/report_writers.hpp"
+#include "report/entry_head.hpp"
 
 namespace tensorgate::detail {
 namespace {
@@ -46,18 +47,7 @@ void write_templates(JsonWriter& w, const std::vector<DirectoryTemplate>& templa
 }  // namespace
 
 void write_directory_fields(JsonWriter& w, const DirectoryReport& r) {
-  w.field("format", "model-directory");
-  w.field("valid", r.valid);
-  w.key("canonical");
-  w.null();
-  w.field("bytes", r.summary.bytes);
-  w.key("findings");
-  w.begin_array();
-  for (const Finding& f : r.findings) write_finding(w, f);
-  w.end_array();
-  w.field("findings_dropped", r.findings_dropped);
-  w.key("aborted");
-  w.null();
+  write_entry_head(w, "model-directory", r.valid, r.summary.bytes, r.findings, r.findings_dropped);
   const DirectorySummary& s = r.summary;
   w.key("summary");
   w.begin_object();
