@@ -3,12 +3,12 @@
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <memory>
 
 #include "check_command.hpp"
+#include "command_line.hpp"
 #include "report_output.hpp"
 #include "file_check.hpp"
 #include "file_source.hpp"
@@ -41,15 +41,7 @@ void parse(const std::vector<std::string>& args, AuditOptions& o) {
       ("help,h", "show this help")
       ("path", po::value(&o.paths), "SRC and GGUF");
   add_output_options(named, o.output);
-  po::positional_options_description positional;
-  positional.add("path", -1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(named).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::fputs(kUsage, stdout);
-    std::exit(0);
-  }
+  parse_command_line(args, named, kUsage);
   check_output_options(o.output);
   if (o.paths.size() != 2) throw po::error("SRC and GGUF are needed, and nothing else");
 }

@@ -5,10 +5,10 @@
 #include <boost/program_options.hpp>
 #include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <optional>
 
 #include "check_runner.hpp"
+#include "command_line.hpp"
 #include "entry_list.hpp"
 #include "remote_flags.hpp"
 #include "report_output.hpp"
@@ -81,15 +81,7 @@ void parse(const std::vector<std::string>& args, CheckOptions& o) {
       ("path", po::value(&o.paths), "file, directory or URL");
   add_output_options(named, o.output);
   add_remote_flags(named, o.remote);
-  po::positional_options_description positional;
-  positional.add("path", -1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(named).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::fputs(kUsage, stdout);
-    std::exit(kAllValid);
-  }
+  parse_command_line(args, named, kUsage);
   check_output_options(o.output);
   if (o.fail_on != "error" && o.fail_on != "warning" && o.fail_on != "none")
     throw po::error("--fail-on must be error, warning or none");

@@ -3,9 +3,9 @@
 #include <boost/algorithm/string/split.hpp>
 #include <boost/program_options.hpp>
 #include <cstdio>
-#include <cstdlib>
 
 #include "check_command.hpp"
+#include "command_line.hpp"
 #include "diff_inputs.hpp"
 #include "file_check.hpp"
 #include "remote_flags.hpp"
@@ -68,15 +68,7 @@ void parse(const std::vector<std::string>& args, DiffOptionsText& o) {
       ("fail-on", po::value(&o.fail_on), "change kinds that fail the gate")
       ("path", po::value(&o.paths), "OLD and NEW");
   add_remote_flags(named, o.remote);
-  po::positional_options_description positional;
-  positional.add("path", -1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(named).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::fputs(kUsage, stdout);
-    std::exit(0);
-  }
+  parse_command_line(args, named, kUsage);
   if (o.format != "text" && o.format != "json" && o.format != "sarif" && o.format != "markdown")
     throw po::error("--format must be text, json, sarif or markdown");
   if (o.paths.size() != 2) throw po::error("OLD and NEW are needed, and nothing else");
