@@ -14,7 +14,9 @@ cleanly, when its variable is unset. A disagreement is explained when docs/rules
     report says the reference accepts it ("ggml accepts", "the reference reader accepts"): e.g.
     GG5.truncated, ggml's unchecked data section;
   - GGUF, ggml refuses a file tensorgate finds valid: `GGW.llama-cpp` says llama.cpp's reader
-    refuses it.
+    refuses it;
+  - every error judges content no reader looks at (CONTENT_FAMILIES: CT, a chat template that
+    reaches Python internals is loaded as a string and only runs when rendered).
 A check that stopped at a capacity limit (`aborted`) is not a verdict: counted, never compared.
 Exit status: 0 when every disagreement is explained (or nothing could run), 1 otherwise.
 """
@@ -87,8 +89,19 @@ def rule_help(root):
 ACCEPTS = {"safetensors": ("the reference reader accepts", "the reference accepts"), "gguf": ("ggml accepts",)}
 
 
-def documented_leniency(fmt, report, helps):
+# Families that judge what a file holds rather than its format: no reference reader looks at them
+# (CT: the chat template, which a reader loads as a string and only a renderer runs).
+CONTENT_FAMILIES = ("CT",)
+
+
+def content_only(report):
+    """The error rules when every one of them judges content, else nothing."""
     errs = errors(report)
+    return errs if errs and all(r.split(".")[0] in CONTENT_FAMILIES for r in errs) else []
+
+
+def documented_leniency(fmt, report, helps):
+    errs = [r for r in errors(report) if r.split(".")[0] not in CONTENT_FAMILIES]
     return bool(errs) and all(any(w in helps.get(r, "") for w in ACCEPTS[fmt]) for r in errs)
 
 
@@ -110,6 +123,8 @@ def classify(fmt, report, ref, helps):
             return "agree", ""
         if "STW.reference-differs" in rules(report):
             return "explained", "STW.reference-differs"
+        if ok and content_only(report):
+            return "explained", "content the reference does not judge: " + ",".join(errors(report))
         if ok and documented_leniency(fmt, report, helps):
             return "explained", "docs/rules.md: the reference accepts " + ",".join(errors(report))
         return "DIFF", ""
@@ -125,6 +140,8 @@ def classify(fmt, report, ref, helps):
     if not valid and not ok:
         return "agree", ""
     if not valid:  # ggml accepts
+        if content_only(report):
+            return "explained", "content ggml does not judge: " + ",".join(errors(report))
         if documented_leniency(fmt, report, helps):
             return "explained", "docs/rules.md: ggml accepts " + ",".join(errors(report))
         return "DIFF", ""
