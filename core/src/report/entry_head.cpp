@@ -4,9 +4,10 @@
 
 namespace tensorgate::detail {
 
-void write_entry_head(JsonWriter& w, std::string_view format, bool valid, std::uint64_t bytes,
+void write_entry_head(JsonWriter& w, std::optional<std::string_view> format, bool valid, std::uint64_t bytes,
                       std::span<const Finding> findings, std::uint64_t findings_dropped) {
-  w.field("format", format);
+  w.key("format");
+  if (format) w.string(*format); else w.null();
   w.field("valid", valid);
   w.key("canonical");
   w.null();

@@ -3,6 +3,7 @@
 
 #include "audit/audit_writers.hpp"
 #include "report/directory_json.hpp"
+#include "report/entry_head.hpp"
 #include "report/gguf_json.hpp"
 #include "report/kinds_json.hpp"
 #include "report/steps.hpp"
@@ -212,18 +213,7 @@ void write_json_report(std::span<const CheckedFile> files, const ReportOptions& 
       w.key("error");
       w.null();
     } else {
-      w.key("format");
-      w.null();
-      w.field("valid", false);
-      w.key("canonical");
-      w.null();
-      w.field("bytes", std::uint64_t{0});
-      w.key("findings");
-      w.begin_array();
-      w.end_array();
-      w.field("findings_dropped", std::uint64_t{0});
-      w.key("aborted");
-      w.null();
+      detail::write_entry_head(w, std::nullopt, false, 0, {}, 0);
       w.key("summary");
       w.null();
       w.field("error", f.error.value_or("unknown error"));
