@@ -94,14 +94,18 @@ ACCEPTS = {"safetensors": ("the reference reader accepts", "the reference accept
 CONTENT_FAMILIES = ("CT",)
 
 
+def judges_content(rule):
+    return rule.split(".")[0] in CONTENT_FAMILIES
+
+
 def content_only(report):
-    """The error rules when every one of them judges content, else nothing."""
+    """Whether the report has errors and every one of them judges content."""
     errs = errors(report)
-    return errs if errs and all(r.split(".")[0] in CONTENT_FAMILIES for r in errs) else []
+    return bool(errs) and all(judges_content(r) for r in errs)
 
 
 def documented_leniency(fmt, report, helps):
-    errs = [r for r in errors(report) if r.split(".")[0] not in CONTENT_FAMILIES]
+    errs = [r for r in errors(report) if not judges_content(r)]
     return bool(errs) and all(any(w in helps.get(r, "") for w in ACCEPTS[fmt]) for r in errs)
 
 
