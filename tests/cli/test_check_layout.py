@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The release executable's shape for a fast start (cli/CMakeLists.txt, docs/architecture.md "Build"):
 a static PIE (no interpreter, nothing loaded at run time) entered at cli/prefault_entry.cpp, with
-the code a small `check` runs in one section (cli/link/check_path.order). Fails when the
-executable is linked dynamically again, when its entry point is glibc's again, when the linker
-script is no longer applied, when the order file has gone empty, or when it has gone so stale
+the code a small `check` runs in one section (cli/link/check_path.order) and the .bss it never
+writes in another (cli/link/cold_bss.ld). Fails when the executable is linked dynamically again,
+when its entry point is glibc's again, when either linker script is no longer applied, when the order file has gone empty, or when it has gone so stale
 that the check's own functions are outside it (rerun scripts/gen_check_order.py)."""
 import platform
 import re
@@ -39,6 +39,15 @@ if platform.machine() == 'x86_64':
     tg_entry = [int(line.split()[0], 16) for line in symbols if line.endswith(' tg_entry')]
     if tg_entry != [entry]:
         sys.exit(f'the entry point {entry:#x} is not tg_entry {tg_entry}: cli/prefault_entry.cpp is not linked in')
+    # The .bss start-up leaves unpopulated (cli/link/cold_bss.ld) holds what it names.
+    cold = re.search(r'\.bss\.cold\s+NOBITS\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)', sections)
+    if not cold:
+        sys.exit(f'{binary} has no .bss.cold section: cli/link/cold_bss.ld was not applied')
+    cold_start, cold_size = int(cold[1], 16), int(cold[2], 16)
+    keys = [int(line.split()[0], 16) for line in symbols if line.endswith(' __pthread_keys')]
+    if not keys or not cold_start <= keys[0] < cold_start + cold_size:
+        sys.exit(f'glibc\'s __pthread_keys {keys} is not in .bss.cold ({cold_size} bytes at {cold_start:#x}): '
+                 'its archive member moved (cli/link/cold_bss.ld)')
 missing = []
 for prefix in expected:
     addresses = [int(line.split(' ', 2)[0], 16) for line in symbols
