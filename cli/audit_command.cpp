@@ -1,6 +1,5 @@
 #include "audit_command.hpp"
 
-#include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -18,7 +17,6 @@
 
 namespace tensorgate::cli {
 namespace fs = std::filesystem;
-namespace po = boost::program_options;
 
 namespace {
 
@@ -36,14 +34,11 @@ struct AuditOptions {
 };
 
 void parse(const std::vector<std::string>& args, AuditOptions& o) {
-  po::options_description named("options");
-  named.add_options()
-      ("help,h", "show this help")
-      ("path", po::value(&o.paths), "SRC and GGUF");
+  OptionTable named;
   add_output_options(named, o.output);
-  parse_command_line(args, named, kUsage);
+  o.paths = parse_command_line(args, named, kUsage);
   check_output_options(o.output);
-  if (o.paths.size() != 2) throw po::error("SRC and GGUF are needed, and nothing else");
+  if (o.paths.size() != 2) throw UsageError("SRC and GGUF are needed, and nothing else");
 }
 
 // What the audit needs from disk; `error` when a path cannot be used.
@@ -97,7 +92,7 @@ int run_audit(const std::vector<std::string>& args) {
   AuditOptions o;
   try {
     parse(args, o);
-  } catch (const po::error& e) {
+  } catch (const UsageError& e) {
     std::fprintf(stderr, "tensorgate audit: %s\n%s", e.what(), kUsage);
     return kUsageOrIo;
   }

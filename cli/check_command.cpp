@@ -2,8 +2,6 @@
 
 #include <unistd.h>
 
-#include <boost/program_options.hpp>
-#include <charconv>
 #include <cstdio>
 #include <optional>
 
@@ -15,8 +13,6 @@
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate::cli {
-namespace po = boost::program_options;
-
 namespace {
 
 struct CheckOptions {
@@ -26,7 +22,6 @@ struct CheckOptions {
   bool no_tensors = false;
   std::uint64_t max_report_tensors = UINT64_MAX;
   std::uint64_t memory_budget = kDefaultCliMemoryBudget;
-  std::string memory_budget_text;
   std::vector<std::string> paths;
   std::string list;
   std::string shard;
@@ -65,37 +60,26 @@ const char* const kUsage =
     "--fail-on none: 0 once the report is written (a scan whose report is the result).\n";
 
 void parse(const std::vector<std::string>& args, CheckOptions& o) {
-  po::options_description named("options");
-  named.add_options()
-      ("help,h", "show this help")
-      ("fail-on", po::value(&o.fail_on), "error, warning or none")
-      ("input-format", po::value(&o.input_format), "auto, safetensors, gguf, pickle, zip or npy")
-      ("no-tensors", po::bool_switch(&o.no_tensors), "leave the tensor inventory out of JSON")
-      ("max-report-tensors", po::value(&o.max_report_tensors),
-       "inventory entries a report lists; the rest are counted (summary.truncated; default: all)")
-      ("memory-budget", po::value(&o.memory_budget_text), "bytes a file's check may hold (default 1 GiB)")
-      ("jobs,j", po::value(&o.jobs), "files checked at once")
-      ("list", po::value(&o.list), "a file of paths and URLs, one per line")
-      ("shard", po::value(&o.shard), "K/N: this process's share of the entries")
-      ("no-progress", po::bool_switch(&o.no_progress), "no progress line on a terminal")
-      ("path", po::value(&o.paths), "file, directory or URL");
+  OptionTable named;
+  named.add("fail-on", &o.fail_on)
+      .add("input-format", &o.input_format)
+      .add("no-tensors", &o.no_tensors)
+      .add("max-report-tensors", &o.max_report_tensors)
+      .add("memory-budget", &o.memory_budget)
+      .add("jobs", &o.jobs, 'j')
+      .add("list", &o.list)
+      .add("shard", &o.shard)
+      .add("no-progress", &o.no_progress);
   add_output_options(named, o.output);
   add_remote_flags(named, o.remote);
-  parse_command_line(args, named, kUsage);
+  o.paths = parse_command_line(args, named, kUsage);
   check_output_options(o.output);
   if (o.fail_on != "error" && o.fail_on != "warning" && o.fail_on != "none")
-    throw po::error("--fail-on must be error, warning or none");
-  if (!parse_format_choice(o.input_format)) throw po::error("--input-format must be auto, safetensors, gguf, pickle, zip or npy");
-  if (!o.memory_budget_text.empty()) {
-    // Digits only: program_options would read "-1" as 2^64-1, no budget at all.
-    const std::string& t = o.memory_budget_text;
-    const auto res = std::from_chars(t.data(), t.data() + t.size(), o.memory_budget);
-    if (res.ec != std::errc() || res.ptr != t.data() + t.size())
-      throw po::error("--memory-budget must be a number of bytes");
-  }
-  if (o.jobs < 1 || o.jobs > 256) throw po::error("--jobs must be from 1 to 256");
-  if (!o.shard.empty() && !parse_shard(o.shard)) throw po::error("--shard must be K/N with 0 <= K < N");
-  if (o.paths.empty() && o.list.empty()) throw po::error("no PATH given");
+    throw UsageError("--fail-on must be error, warning or none");
+  if (!parse_format_choice(o.input_format)) throw UsageError("--input-format must be auto, safetensors, gguf, pickle, zip or npy");
+  if (o.jobs < 1 || o.jobs > 256) throw UsageError("--jobs must be from 1 to 256");
+  if (!o.shard.empty() && !parse_shard(o.shard)) throw UsageError("--shard must be K/N with 0 <= K < N");
+  if (o.paths.empty() && o.list.empty()) throw UsageError("no PATH given");
 }
 
 template <typename R>  // Report or DirectoryReport
@@ -133,12 +117,12 @@ int run_check(const std::vector<std::string>& args) {
     if (!o.list.empty()) {
       std::string error;
       const auto listed = read_list(o.list, error);
-      if (!listed) throw po::error(error);
+      if (!listed) throw UsageError(error);
       entries.insert(entries.end(), listed->begin(), listed->end());
     }
     if (!o.shard.empty()) entries = select_shard(entries, *parse_shard(o.shard));
     apply_remote_flags(o.remote, entries, settings);
-  } catch (const po::error& e) {
+  } catch (const UsageError& e) {
     std::fprintf(stderr, "tensorgate check: %s\n%s", e.what(), kUsage);
     return kUsageOrIo;
   }

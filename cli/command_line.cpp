@@ -1,22 +1,116 @@
 #include "command_line.hpp"
 
+#include <getopt.h>
+
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 namespace tensorgate::cli {
-namespace po = boost::program_options;
+namespace {
 
-void parse_command_line(const std::vector<std::string>& args, const po::options_description& named,
-                        const char* usage) {
-  po::positional_options_description positional;
-  positional.add("path", -1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(named).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::fputs(usage, stdout);
-    std::exit(0);
+// getopt_long's value for a long option without a short name: past every char.
+constexpr int kLongOnly = 256;
+
+std::string dashed(const char* name) { return std::string("--") + name; }
+
+template <typename Number>
+void store_number(const char* value, Number* to, const char* name, const char* kind) {
+  const std::string_view text(value);
+  const auto res = std::from_chars(text.data(), text.data() + text.size(), *to);
+  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
+    throw UsageError(dashed(name) + " takes " + kind);
+}
+
+// One occurrence of an option, into its variable.
+void store(const OptionTable::Target& to, const char* name, const char* value) {
+  struct Visitor {
+    const char* name;
+    const char* value;
+    void operator()(bool* b) const { *b = true; }
+    void operator()(std::string* s) const { *s = value; }
+    void operator()(std::vector<std::string>* v) const { v->emplace_back(value); }
+    void operator()(unsigned* n) const { store_number(value, n, name, "a whole number"); }
+    void operator()(std::uint64_t* n) const { store_number(value, n, name, "a whole number"); }
+    void operator()(double* d) const { store_number(value, d, name, "a number"); }
+  };
+  std::visit(Visitor{name, value}, to);
+}
+
+// An argument getopt_long did not know, up to any "=VALUE" (which is never echoed).
+std::string option_text(const char* arg) {
+  const std::string_view text(arg);
+  return std::string(text.substr(0, std::min(text.find('='), std::size_t{80})));
+}
+
+}  // namespace
+
+OptionTable& OptionTable::add(const char* name, Target to, char short_name) {
+  options_.push_back(Option{name, short_name, to});
+  return *this;
+}
+
+std::vector<std::string> parse_command_line(const std::vector<std::string>& args, const OptionTable& table,
+                                            const char* usage) {
+  const auto& options = table.options_;
+  // "-": every other argument comes back in order as option 1 (so POSIXLY_CORRECT changes
+  // nothing); ":": a missing value is reported as ':' rather than printed by getopt itself.
+  std::string shorts = "-:h";
+  std::vector<option> longs;
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    const bool takes_value = !std::holds_alternative<bool*>(options[i].to);
+    const int val = options[i].short_name ? options[i].short_name : kLongOnly + static_cast<int>(i);
+    longs.push_back(option{options[i].name, takes_value ? required_argument : no_argument, nullptr, val});
+    if (options[i].short_name) shorts += std::string(1, options[i].short_name) + (takes_value ? ":" : "");
   }
+  longs.push_back(option{"help", no_argument, nullptr, 'h'});
+  longs.push_back(option{nullptr, 0, nullptr, 0});
+
+  std::vector<std::string> storage;
+  storage.reserve(args.size() + 1);
+  storage.emplace_back("tensorgate");
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : storage) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  const int argc = static_cast<int>(storage.size());
+
+  const auto find = [&](int val) -> std::size_t {
+    for (std::size_t i = 0; i < options.size(); ++i)
+      if ((options[i].short_name ? options[i].short_name : kLongOnly + static_cast<int>(i)) == val) return i;
+    return options.size();
+  };
+  std::vector<std::string> paths;
+  std::vector<bool> seen(options.size());
+  optind = 0;  // glibc: start afresh
+  opterr = 0;
+  for (int c; (c = getopt_long(argc, argv.data(), shorts.c_str(), longs.data(), nullptr)) != -1;) {
+    if (c == 1) {
+      paths.emplace_back(optarg);
+    } else if (c == 'h') {
+      std::fputs(usage, stdout);
+      std::exit(0);
+    } else if (c == ':') {
+      const std::size_t i = find(optopt);
+      throw UsageError((i < options.size() ? dashed(options[i].name) : option_text(argv[optind - 1])) + " needs a value");
+    } else if (c == '?') {
+      const std::size_t i = find(optopt);
+      if (optopt && i < options.size()) throw UsageError(dashed(options[i].name) + " takes no value");
+      if (optopt == 'h') throw UsageError("--help takes no value");
+      if (optopt) throw UsageError("unknown option '-" + std::string(1, static_cast<char>(optopt)) + "'");
+      throw UsageError("unknown or ambiguous option '" + option_text(argv[optind - 1]) + "'");
+    } else {
+      const std::size_t i = find(c);
+      const bool list = std::holds_alternative<std::vector<std::string>*>(options[i].to);
+      if (seen[i] && !list) throw UsageError(dashed(options[i].name) + " is given more than once");
+      seen[i] = true;
+      store(options[i].to, options[i].name, optarg);
+    }
+  }
+  for (int i = optind; i < argc; ++i) paths.emplace_back(argv[i]);  // after "--"
+  return paths;
 }
 
 }  // namespace tensorgate::cli

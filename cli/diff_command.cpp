@@ -1,7 +1,6 @@
 #include "diff_command.hpp"
 
 #include <boost/algorithm/string/split.hpp>
-#include <boost/program_options.hpp>
 #include <cstdio>
 
 #include "check_command.hpp"
@@ -12,8 +11,6 @@
 #include "remote_session.hpp"
 
 namespace tensorgate::cli {
-namespace po = boost::program_options;
-
 namespace {
 
 const char* const kUsage =
@@ -53,25 +50,20 @@ ChangeSet parse_fail_on(const std::vector<std::string>& texts) {
       if (item == "all") set.add(ChangeSet::all());
       else if (item == "none" || item.empty()) continue;
       else if (const auto k = change_kind_from_id(item)) set.add(*k);
-      else throw po::error("--fail-on: unknown change kind '" + item + "'");
+      else throw UsageError("--fail-on: unknown change kind '" + item + "'");
     }
   }
   return set;
 }
 
 void parse(const std::vector<std::string>& args, DiffOptionsText& o) {
-  po::options_description named("options");
-  named.add_options()
-      ("help,h", "show this help")
-      ("format", po::value(&o.format), "text, json, sarif or markdown")
-      ("values", po::bool_switch(&o.values), "compare values too")
-      ("fail-on", po::value(&o.fail_on), "change kinds that fail the gate")
-      ("path", po::value(&o.paths), "OLD and NEW");
+  OptionTable named;
+  named.add("format", &o.format).add("values", &o.values).add("fail-on", &o.fail_on);
   add_remote_flags(named, o.remote);
-  parse_command_line(args, named, kUsage);
+  o.paths = parse_command_line(args, named, kUsage);
   if (o.format != "text" && o.format != "json" && o.format != "sarif" && o.format != "markdown")
-    throw po::error("--format must be text, json, sarif or markdown");
-  if (o.paths.size() != 2) throw po::error("OLD and NEW are needed, and nothing else");
+    throw UsageError("--format must be text, json, sarif or markdown");
+  if (o.paths.size() != 2) throw UsageError("OLD and NEW are needed, and nothing else");
 }
 
 void write(const DiffReport& r, const std::string& format) {
@@ -94,7 +86,7 @@ int run_diff(const std::vector<std::string>& args) {
     parse(args, o);
     options.fail_on = parse_fail_on(o.fail_on);
     apply_remote_flags(o.remote, o.paths, settings);
-  } catch (const po::error& e) {
+  } catch (const UsageError& e) {
     std::fprintf(stderr, "tensorgate diff: %s\n%s", e.what(), kUsage);
     return kUsageOrIo;
   }

@@ -1,7 +1,5 @@
 #include "remote_flags.hpp"
 
-#include <boost/program_options.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -10,8 +8,6 @@
 #include "url.hpp"
 
 namespace tensorgate::cli {
-namespace po = boost::program_options;
-
 namespace {
 
 // Fields the client sets itself: a user's copy would contradict it or break the framing.
@@ -35,34 +31,33 @@ std::string lower(std::string_view s) {
 std::pair<std::string, std::string> parse_header(std::string_view text) {
   const std::size_t colon = text.find(':');
   if (colon == std::string_view::npos || colon == 0)
-    throw po::error("--header must be 'NAME: VALUE'");
+    throw UsageError("--header must be 'NAME: VALUE'");
   const std::string_view name = text.substr(0, colon);
-  if (!std::all_of(name.begin(), name.end(), token_char)) throw po::error("--header: the field name is not a token");
+  if (!std::all_of(name.begin(), name.end(), token_char)) throw UsageError("--header: the field name is not a token");
   std::string_view value = text.substr(colon + 1);
   while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
   while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
   if (std::any_of(value.begin(), value.end(), [](char c) { return c == '\r' || c == '\n' || c == '\0'; }))
-    throw po::error("--header " + std::string(name) + ": the value holds a line break or NUL");
+    throw UsageError("--header " + std::string(name) + ": the value holds a line break or NUL");
   const std::string key = lower(name);
   if (std::find(std::begin(kReserved), std::end(kReserved), key) != std::end(kReserved))
-    throw po::error("--header " + std::string(name) + ": tensorgate sets this field itself");
+    throw UsageError("--header " + std::string(name) + ": tensorgate sets this field itself");
   return {std::string(name), std::string(value)};
 }
 
 remote::Millis seconds(double s, const char* flag) {
-  if (!(s > 0 && s <= 3600)) throw po::error(std::string(flag) + " must be more than 0 and at most 3600 seconds");
+  if (!(s > 0 && s <= 3600)) throw UsageError(std::string(flag) + " must be more than 0 and at most 3600 seconds");
   return remote::Millis(static_cast<std::int64_t>(s * 1000 + 0.5));
 }
 
 }  // namespace
 
-void add_remote_flags(po::options_description& d, RemoteFlags& f) {
-  d.add_options()
-      ("header", po::value(&f.headers), "NAME: VALUE, sent with every request to the URL's origin")
-      ("ca-file", po::value(&f.ca_file), "PEM certificates trusted besides the system store")
-      ("connect-timeout", po::value(&f.connect_timeout), "seconds to connect (and for the TLS handshake)")
-      ("read-timeout", po::value(&f.read_timeout), "seconds a server may stay silent")
-      ("retries", po::value(&f.retries), "retries of an answer 429 or 5xx");
+void add_remote_flags(OptionTable& t, RemoteFlags& f) {
+  t.add("header", &f.headers)
+      .add("ca-file", &f.ca_file)
+      .add("connect-timeout", &f.connect_timeout)
+      .add("read-timeout", &f.read_timeout)
+      .add("retries", &f.retries);
 }
 
 void apply_remote_flags(const RemoteFlags& f, const std::vector<std::string>& entries, CheckSettings& settings) {
@@ -76,19 +71,19 @@ void apply_remote_flags(const RemoteFlags& f, const std::vector<std::string>& en
   if (token && *token && !authorization) {
     const std::string_view t(token);
     if (std::any_of(t.begin(), t.end(), [](char c) { return c == '\r' || c == '\n' || c == '\0'; }))
-      throw po::error("TENSORGATE_TOKEN holds a line break");
+      throw UsageError("TENSORGATE_TOKEN holds a line break");
     o.headers.emplace_back("Authorization", "Bearer " + std::string(t));
   }
   o.connect_timeout = seconds(f.connect_timeout, "--connect-timeout");
   o.read_timeout = seconds(f.read_timeout, "--read-timeout");
-  if (f.retries > 100) throw po::error("--retries must be at most 100");
+  if (f.retries > 100) throw UsageError("--retries must be at most 100");
   o.retries = f.retries;
   o.ca_file = f.ca_file;
   const bool remote = std::any_of(entries.begin(), entries.end(), [](const std::string& e) { return remote::looks_like_url(e); });
   if (!remote && f.ca_file.empty()) return;
   std::string error;
   settings.tls = remote::load_tls_client(f.ca_file, error);
-  if (!settings.tls) throw po::error(error);
+  if (!settings.tls) throw UsageError(error);
 }
 
 }  // namespace tensorgate::cli

@@ -6,19 +6,15 @@
 #include <cstdlib>
 
 namespace tensorgate::cli {
-namespace po = boost::program_options;
-
-void add_output_options(po::options_description& d, OutputOptions& o) {
-  d.add_options()
-      ("format", po::value(&o.format), "text, json or sarif")
-      ("color", po::value(&o.color), "auto, always or never");
+void add_output_options(OptionTable& t, OutputOptions& o) {
+  t.add("format", &o.format).add("color", &o.color);
 }
 
 void check_output_options(const OutputOptions& o) {
   if (o.format != "text" && o.format != "json" && o.format != "sarif")
-    throw po::error("--format must be text, json or sarif");
+    throw UsageError("--format must be text, json or sarif");
   if (o.color != "auto" && o.color != "always" && o.color != "never")
-    throw po::error("--color must be auto, always or never");
+    throw UsageError("--color must be auto, always or never");
 }
 
 namespace {

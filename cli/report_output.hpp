@@ -1,10 +1,10 @@
 #pragma once
 // What `check` and `audit` share: the --format and --color options, and writing the report
 // document to standard output.
-#include <boost/program_options.hpp>
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate::cli {
@@ -14,8 +14,8 @@ struct OutputOptions {
   std::string color = "auto";   // auto, always or never
 };
 
-void add_output_options(boost::program_options::options_description& d, OutputOptions& o);
-// Throws boost::program_options::error for a value outside the lists.
+void add_output_options(OptionTable& t, OutputOptions& o);
+// Throws UsageError for a value outside the lists.
 void check_output_options(const OutputOptions& o);
 
 // The report in the chosen format on standard output; colour only when asked for or on a

@@ -200,6 +200,65 @@ class CliTest(unittest.TestCase):
         self.assertIn(b"max-report-tensors", bad.stderr)
 
 
+class CommandLineTest(unittest.TestCase):
+    """cli/command_line.cpp: GNU conventions through getopt_long, and errors that name the option
+    and exit 2 (never echoing a value: a --header is a credential more often than not)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp, cls.samples, _ = write_cases(WRITE_SAMPLES, "samples")
+        cls.valid = os.path.join(cls.samples, "valid-unknown-field.safetensors")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def usage_error(self, *args):
+        out = run(*args)
+        self.assertEqual(out.returncode, 2, out.stderr)
+        self.assertEqual(out.stdout, b"")
+        return out.stderr.decode().splitlines()[0]
+
+    def test_the_spellings_of_an_option_read_alike(self):
+        reports = [run("check", *args).stdout for args in (
+            ["--format", "json", "--no-tensors", self.valid],
+            ["--format=json", "--no-tensors", self.valid],
+            [self.valid, "--no-tensors", "--form", "json"],  # after the path; an abbreviation
+            ["-j1", "--format", "json", "--no-tensors", self.valid],
+        )]
+        self.assertTrue(reports[0].startswith(b'{"schema":"tensorgate.report/1"'), reports[0][:80])
+        self.assertEqual(reports, [reports[0]] * 4)
+        env = dict(os.environ, POSIXLY_CORRECT="1")  # options after a path still read as options
+        late = subprocess.run([TENSORGATE, "check", self.valid, "--format", "json", "--no-tensors"],
+                              capture_output=True, env=env, check=False)
+        self.assertEqual(late.stdout, reports[0])
+
+    def test_errors_name_the_option(self):
+        self.assertEqual(self.usage_error("check", "--format", "json", "--format", "text", self.valid),
+                         "tensorgate check: --format is given more than once")
+        self.assertEqual(self.usage_error("check", self.valid, "--jobs"), "tensorgate check: --jobs needs a value")
+        self.assertEqual(self.usage_error("check", "--jobs", "4x", self.valid),
+                         "tensorgate check: --jobs takes a whole number")
+        self.assertEqual(self.usage_error("check", "--retries", "-1", self.valid),
+                         "tensorgate check: --retries takes a whole number")
+        self.assertEqual(self.usage_error("diff", "--values=yes", self.valid, self.valid),
+                         "tensorgate diff: --values takes no value")
+        self.assertEqual(self.usage_error("audit", "-x", self.valid, self.valid), "tensorgate audit: unknown option '-x'")
+        self.assertEqual(self.usage_error("check", "--heder=Authorization: Bearer s3cret", self.valid),
+                         "tensorgate check: unknown or ambiguous option '--heder'")
+        self.assertEqual(self.usage_error("check", "--no", self.valid),  # --no-tensors or --no-progress
+                         "tensorgate check: unknown or ambiguous option '--no'")
+
+    def test_repeatable_options_and_the_end_of_options(self):
+        # --header may be given again; a bad one is named by its field, never its value.
+        self.assertEqual(self.usage_error("check", "--header", "X-A: 1", "--header", "Host: s3cret", self.valid),
+                         "tensorgate check: --header Host: tensorgate sets this field itself")
+        # After "--" an argument that looks like an option is a path.
+        out = run("check", "--format", "json", "--", "--format")
+        self.assertEqual(out.returncode, 2)
+        self.assertEqual(json.loads(out.stdout)["files"][0]["path"], "--format")
+
+
 class MemoryBudgetTest(unittest.TestCase):
     """--memory-budget: a file whose check needs more is aborted (valid null, exit 2), never
     killed for memory; the default admits real files."""
