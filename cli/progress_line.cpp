@@ -17,7 +17,9 @@ std::string human_bytes(double bytes) {
 }
 
 ProgressLine::ProgressLine(bool enabled) {
-  if (enabled) ticker_ = std::thread([this] { tick(); });
+  if (!enabled) return;
+  start_ = std::chrono::steady_clock::now();
+  ticker_ = std::thread([this] { tick(); });
 }
 
 ProgressLine::~ProgressLine() {
