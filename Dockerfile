@@ -20,14 +20,15 @@ COPY . .
 RUN cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DTG_BUILD_TESTS=OFF -DTG_BUILD_BENCH=OFF \
  && cmake --build /build --target tensorgate -j2 \
- && strip /build/cli/tensorgate /build/cli/tensorgate-tls /build/cli/tensorgate-serve
+ && strip /build/cli/tensorgate /build/cli/tensorgate-tls /build/cli/tensorgate-serve /build/cli/tensorgate-remote
 
 # --- run: the binary and a user without privileges -------------------------------------------
 # The executable is a static PIE: libc, Boost, libcrypto's SHA-256, zlib, libstdc++ and libgcc
 # are linked into it, spdlog and fmt compiled from their headers (CMakeLists.txt,
 # cli/CMakeLists.txt). Its helpers are looked for in ../lib/tensorgate/ from it: the service,
-# tensorgate-serve, which `tensorgate serve` executes, and the TLS helper https checks run OpenSSL
-# in, a process per connection that needs only libc (docs/architecture.md, "Build").
+# tensorgate-serve, which `tensorgate serve` executes; tensorgate-remote, the CLI with its
+# network half, which `check` and `diff` execute for a URL; and the TLS helper https checks run
+# OpenSSL in, a process per connection. The last two need only libc (docs/architecture.md, "Build").
 FROM debian:bookworm
 # OCI annotations (https://specs.opencontainers.org/image-spec/annotations/); set the build's
 # version, revision and time with --build-arg.
@@ -46,6 +47,7 @@ RUN useradd --system --no-create-home --uid 10001 --shell /usr/sbin/nologin tens
 COPY --from=build /build/cli/tensorgate /usr/local/bin/tensorgate
 COPY --from=build /build/cli/tensorgate-tls /usr/local/lib/tensorgate/tensorgate-tls
 COPY --from=build /build/cli/tensorgate-serve /usr/local/lib/tensorgate/tensorgate-serve
+COPY --from=build /build/cli/tensorgate-remote /usr/local/lib/tensorgate/tensorgate-remote
 COPY deploy/docker/entrypoint.sh /usr/local/bin/tensorgate-entrypoint
 USER tensorgate
 # `docker run -v "$PWD:/data" tensorgate check .` reports paths relative to the mount.

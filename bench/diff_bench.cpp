@@ -20,7 +20,7 @@
 
 #include "bench_pair.hpp"
 #include "diff_inputs.hpp"
-#include "remote_session.hpp"
+#include "check_runner.hpp"
 #include "tensorgate/diff.hpp"
 
 namespace {
@@ -67,13 +67,13 @@ void BM_ReadBothOnce(benchmark::State& state) {
 
 // The diff as `tensorgate diff` runs it: validate both files (headers), open them, compare.
 void run_diff(benchmark::State& state, const fs::path& new_file, bool values, std::uint64_t want_changes) {
-  const tensorgate::remote::RemoteOptions no_remote;
-  tensorgate::remote::RemoteSession session(no_remote, nullptr);  // local files: never connects
+  const tensorgate::cli::CheckSettings settings;
+  std::shared_ptr<void> session;  // local files: never made
   for (auto _ : state) {
     tensorgate::CountingBudget budget(1ull << 30);
     tensorgate::cli::DiffInput a, b;
-    tensorgate::cli::gather_diff_input(g_files.old_file.string(), values, budget, session.client(), a);
-    tensorgate::cli::gather_diff_input(new_file.string(), values, budget, session.client(), b);
+    tensorgate::cli::gather_diff_input(g_files.old_file.string(), values, budget, settings, session, a);
+    tensorgate::cli::gather_diff_input(new_file.string(), values, budget, settings, session, b);
     tensorgate::DiffOptions o;
     o.values = values;
     const auto r = tensorgate::diff_models(a.side, b.side, o);

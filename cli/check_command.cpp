@@ -8,6 +8,7 @@
 #include "check_runner.hpp"
 #include "command_line.hpp"
 #include "entry_list.hpp"
+#include "network.hpp"
 #include "remote_flags.hpp"
 #include "report_output.hpp"
 #include "tensorgate/report_writers.hpp"
@@ -113,6 +114,9 @@ int run_check(const std::vector<std::string>& args) {
   std::vector<std::string> entries;
   try {
     parse(args, o);
+    // A URL, or a list that may hold some: the executable with the network half (network.hpp).
+    const bool remote = network::names_a_url(o.paths) || !o.list.empty() || !o.remote.ca_file.empty();
+    if (const auto status = network::hand_over("check", args, remote)) return *status;
     entries = o.paths;
     if (!o.list.empty()) {
       std::string error;

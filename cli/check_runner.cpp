@@ -10,31 +10,27 @@
 #include "file_kind.hpp"
 #include "inputs.hpp"
 #include "model_dir_check.hpp"
-#include "remote_check.hpp"
-#include "remote_model_dir.hpp"
-#include "remote_session.hpp"
+#include "network.hpp"
 #include "split_sets.hpp"
 #include "template_check.hpp"
 #include "tensorgate/chat_template.hpp"
+#include "url.hpp"
 
 namespace tensorgate::cli {
 namespace {
 
 // What one thread owns: the memory budget of the file it checks, and a remote session (its
-// io_context, connection and client), made when the thread first checks a URL.
+// io_context, connection and client), which the network half makes when the thread first
+// checks a URL (network.hpp: a type this file does not know, so that it links none of it).
 class Worker {
  public:
-  explicit Worker(const CheckSettings& settings) : settings_(settings), budget_(settings.memory_budget) {}
+  explicit Worker(const CheckSettings& settings) : budget_(settings.memory_budget) {}
   MemoryBudget* budget() { return &budget_; }
-  remote::HttpClient& client() {
-    if (!session_) session_ = std::make_unique<remote::RemoteSession>(settings_.remote, settings_.tls);
-    return session_->client();
-  }
+  NetworkWorker network() { return NetworkWorker{&budget_, session_}; }
 
  private:
-  const CheckSettings& settings_;
   CountingBudget budget_;
-  std::unique_ptr<remote::RemoteSession> session_;
+  std::shared_ptr<void> session_;
 };
 
 // Tasks taken in submission order by up to `jobs` threads; a task may submit more. The thread
@@ -184,49 +180,25 @@ class Planner {
     if (settings_.progress) settings_.progress->entry_done();
   }
 
-  void plan_url(const std::string& entry) {
-    Planned& slot = new_slot();
-    std::string error;
-    std::optional<remote::Url> url = remote::parse_url(entry, error);
-    if (!url) {
-      complete(slot, {CheckedFile{entry, std::nullopt, error}});
-    } else if (url->is_folder()) {
-      pool_.submit([this, &slot, entry, folder = *url](Worker& w) { plan_repository(slot, entry, folder, w); });
-    } else {
-      pool_.submit([this, &slot, entry, file = *url](Worker& w) {
-        complete(slot, {check_remote_file(w.client(), entry, file, Limits{}, settings_.format, nullptr, w.budget())});
+  // A URL entry's slot, which the network half fills through this plan.
+  class SlotPlan final : public UrlPlan {
+   public:
+    SlotPlan(Planner& planner, Planned& slot) : planner_(planner), slot_(slot) {}
+    const CheckSettings& settings() const override { return planner_.settings_; }
+    void submit(Task task) override {
+      planner_.pool_.submit([task = std::move(task)](Worker& w) {
+        NetworkWorker n = w.network();
+        task(n);
       });
     }
-  }
+    void complete(std::vector<CheckedFile> files) override { planner_.complete(slot_, std::move(files)); }
 
-  // The repository's JSON files on this worker, then each weights file as a task of its own;
-  // the last to finish runs the directory rules.
-  void plan_repository(Planned& slot, const std::string& entry, const remote::Url& folder, Worker& w) {
-    struct Job {
-      RemoteRepository repo;
-      std::atomic<std::size_t> left{0};
-    };
-    auto job = std::make_shared<Job>();
-    job->repo.path = entry;
-    job->repo.folder = folder;
-    gather_repository(w.client(), job->repo, settings_.remote);
-    if (job->repo.error || job->repo.weights.empty()) {
-      Slot out;
-      finish_repository(job->repo, out);
-      complete(slot, std::move(out));
-      return;
-    }
-    job->left = job->repo.weights.size();
-    for (std::size_t i = 0; i < job->repo.weights.size(); ++i) {
-      pool_.submit([this, &slot, job, i](Worker& worker) {
-        check_weights(worker.client(), job->repo, i, settings_.format, worker.budget());
-        if (job->left.fetch_sub(1) != 1) return;
-        Slot out;
-        finish_repository(job->repo, out);
-        complete(slot, std::move(out));
-      });
-    }
-  }
+   private:
+    Planner& planner_;
+    Planned& slot_;
+  };
+
+  void plan_url(const std::string& entry) { network::plan_url(entry, std::make_shared<SlotPlan>(*this, new_slot())); }
 
   const CheckSettings& settings_;
   TaskPool& pool_;

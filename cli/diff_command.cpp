@@ -7,8 +7,8 @@
 #include "command_line.hpp"
 #include "diff_inputs.hpp"
 #include "file_check.hpp"
+#include "network.hpp"
 #include "remote_flags.hpp"
-#include "remote_session.hpp"
 
 namespace tensorgate::cli {
 namespace {
@@ -84,6 +84,8 @@ int run_diff(const std::vector<std::string>& args) {
   CheckSettings settings;  // the remote client's options and TLS, as for tensorgate check
   try {
     parse(args, o);
+    const bool remote = network::names_a_url(o.paths) || !o.remote.ca_file.empty();
+    if (const auto status = network::hand_over("diff", args, remote)) return *status;
     options.fail_on = parse_fail_on(o.fail_on);
     apply_remote_flags(o.remote, o.paths, settings);
   } catch (const UsageError& e) {
@@ -92,10 +94,10 @@ int run_diff(const std::vector<std::string>& args) {
   }
   options.values = o.values;
   CountingBudget budget(kDefaultCliMemoryBudget);  // both sides' headers are held together
-  remote::RemoteSession session(settings.remote, settings.tls);  // connects only for a URL
+  std::shared_ptr<void> session;  // one remote session for both sides, made for the first URL
   DiffInput old_input, new_input;
-  gather_diff_input(o.paths[0], o.values, budget, session.client(), old_input);
-  if (!old_input.error) gather_diff_input(o.paths[1], o.values, budget, session.client(), new_input);
+  gather_diff_input(o.paths[0], o.values, budget, settings, session, old_input);
+  if (!old_input.error) gather_diff_input(o.paths[1], o.values, budget, settings, session, new_input);
   for (const DiffInput* in : {&old_input, &new_input}) {
     if (!in->error) continue;
     // The document still says what went wrong (its "error"), as the audit's does.

@@ -7,6 +7,7 @@
 #include "file_check.hpp"
 #include "file_source.hpp"
 #include "model_dir_check.hpp"
+#include "network.hpp"
 #include "url.hpp"
 
 namespace tensorgate::cli {
@@ -56,9 +57,9 @@ void add_model_files(DiffInput& in, bool values, const OpenModelFile& open) {
   }
 }
 
-void gather_diff_input(const std::string& path, bool values, MemoryBudget& budget, remote::HttpClient& client,
-                       DiffInput& in) {
-  if (remote::looks_like_url(path)) return gather_remote_diff_input(path, values, budget, client, in);
+void gather_diff_input(const std::string& path, bool values, MemoryBudget& budget, const CheckSettings& settings,
+                       std::shared_ptr<void>& session, DiffInput& in) {
+  if (remote::looks_like_url(path)) return network::gather_diff_input(path, values, budget, settings, session, in);
   in.side.path = path;
   std::error_code ec;
   if (fs::is_directory(path, ec)) {

@@ -24,10 +24,11 @@ struct DiffInput {
   std::optional<std::string> error;  // the input cannot be used (exit status 2)
 };
 
-// Fills `in` for `path` (a file, a directory, or an http(s) URL read through `client`); with
-// `values`, opens every model file for reading.
-void gather_diff_input(const std::string& path, bool values, MemoryBudget& budget, remote::HttpClient& client,
-                       DiffInput& in);
+// Fills `in` for `path` (a file, a directory, or an http(s) URL, read through the network half
+// on `session`: network.hpp); with `values`, opens every model file for reading.
+struct CheckSettings;
+void gather_diff_input(const std::string& path, bool values, MemoryBudget& budget, const CheckSettings& settings,
+                       std::shared_ptr<void>& session, DiffInput& in);
 
 // The model's files among in.checked (those the directory's summary names, else every weights
 // file), each opened by `open` when `values`: fills in.side.files or sets in.error.

@@ -3,6 +3,11 @@
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "check_command.hpp"
 
 namespace tensorgate::cli {
 namespace {
@@ -30,6 +35,22 @@ HelperLookup find_helper_executable(std::string_view name) {
     }
   }
   return found;
+}
+
+int exec_helper(std::string_view name, const std::vector<std::string>& args, const char* who, const char* what) {
+  HelperLookup found = find_helper_executable(name);
+  if (!found.path) {
+    std::fprintf(stderr, "%s: %s is the executable %s, found neither at %s nor at %s (install it beside tensorgate)\n", who,
+                 what, std::string(name).c_str(), found.beside.c_str(), found.in_lib.c_str());
+    return kUsageOrIo;
+  }
+  std::vector<std::string> owned = args;
+  std::vector<char*> argv{found.path->data()};
+  for (std::string& a : owned) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  execv(found.path->c_str(), argv.data());
+  std::fprintf(stderr, "%s: cannot start %s: %s\n", who, found.path->c_str(), std::strerror(errno));
+  return kUsageOrIo;
 }
 
 }  // namespace tensorgate::cli

@@ -1,10 +1,6 @@
 // tensorgate: validates model files (`check`, `audit`, `diff`), lists its rules (`rules`), and
 // starts the service (`serve`: the executable tensorgate-serve, service/src/serve_main.cpp).
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,21 +23,6 @@ const char* const kUsage =
     "  rules           print the rule catalogue as JSON\n"
     "  version         print the version\n";
 
-// `tensorgate serve ARGS` becomes tensorgate-serve ARGS in this same process (its PID, signals
-// and descriptors: a container's PID 1 stays PID 1). Returns only when that cannot happen.
-int exec_service(char** args) {
-  tensorgate::cli::HelperLookup found = tensorgate::cli::find_helper_executable("tensorgate-serve");
-  if (!found.path) {
-    std::fprintf(stderr, "tensorgate serve: the service is the executable tensorgate-serve, found neither at %s nor at %s "
-                 "(install it beside tensorgate)\n", found.beside.c_str(), found.in_lib.c_str());
-    return tensorgate::cli::kUsageOrIo;
-  }
-  args[0] = found.path->data();
-  execv(found.path->c_str(), args);
-  std::fprintf(stderr, "tensorgate serve: cannot start %s: %s\n", found.path->c_str(), std::strerror(errno));
-  return tensorgate::cli::kUsageOrIo;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -54,7 +35,8 @@ int main(int argc, char** argv) {
   if (command == "check") return tensorgate::cli::run_check(rest);
   if (command == "audit") return tensorgate::cli::run_audit(rest);
   if (command == "diff") return tensorgate::cli::run_diff(rest);
-  if (command == "serve") return exec_service(argv + 1);  // argv[1..], argv[argc] == nullptr
+  // The service is an executable of its own, which takes this process over.
+  if (command == "serve") return tensorgate::cli::exec_helper("tensorgate-serve", rest, "tensorgate serve", "the service");
   if (command == "rules") {
     tensorgate::JsonWriter w([](std::string_view s) { std::fwrite(s.data(), 1, s.size(), stdout); });
     tensorgate::write_rules_json(w);

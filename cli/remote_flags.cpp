@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "tls_client.hpp"
+#include "network.hpp"
 #include "url.hpp"
 
 namespace tensorgate::cli {
@@ -79,10 +79,9 @@ void apply_remote_flags(const RemoteFlags& f, const std::vector<std::string>& en
   if (f.retries > 100) throw UsageError("--retries must be at most 100");
   o.retries = f.retries;
   o.ca_file = f.ca_file;
-  const bool remote = std::any_of(entries.begin(), entries.end(), [](const std::string& e) { return remote::looks_like_url(e); });
-  if (!remote && f.ca_file.empty()) return;
+  if (!network::names_a_url(entries) && f.ca_file.empty()) return;
   std::string error;
-  settings.tls = remote::load_tls_client(f.ca_file, error);
+  settings.tls = network::load_tls_client(f.ca_file, error);
   if (!settings.tls) throw UsageError(error);
 }
 

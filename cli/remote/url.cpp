@@ -11,12 +11,6 @@ namespace urls = boost::urls;
 
 namespace {
 
-bool starts_with_nocase(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() &&
-         std::equal(prefix.begin(), prefix.end(), text.begin(),
-                    [](char p, char t) { return std::tolower(static_cast<unsigned char>(t)) == p; });
-}
-
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -89,10 +83,6 @@ std::string Url::file_name() const {
   auto decoded = urls::make_pct_string_view(path);
   if (!decoded) return std::string(path);
   return decoded->decode();
-}
-
-bool looks_like_url(std::string_view text) {
-  return starts_with_nocase(text, "http://") || starts_with_nocase(text, "https://");
 }
 
 std::optional<Url> parse_url(std::string_view text, std::string& error) {

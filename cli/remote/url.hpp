@@ -32,8 +32,19 @@ struct Url {
   std::string file_name() const;
 };
 
-// True when `text` starts with http:// or https:// (any case): a URL, not a path.
-bool looks_like_url(std::string_view text);
+// True when `text` starts with http:// or https:// (any case): a URL, not a path. Inline: the
+// release tensorgate asks it of its arguments without linking the URL parser (cli/network.hpp).
+inline bool looks_like_url(std::string_view text) {
+  const auto starts_with = [text](std::string_view prefix) {  // prefix in lower case
+    if (text.size() < prefix.size()) return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i) {
+      const char c = text[i] >= 'A' && text[i] <= 'Z' ? static_cast<char>(text[i] - 'A' + 'a') : text[i];
+      if (c != prefix[i]) return false;
+    }
+    return true;
+  };
+  return starts_with("http://") || starts_with("https://");
+}
 
 // The URL, or nothing with `error` set. Refused: other schemes, no host, credentials in the
 // URL (they would be printed with it; --header and TENSORGATE_TOKEN keep them out), URLs over

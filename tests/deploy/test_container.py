@@ -70,7 +70,7 @@ class ContainerTest(unittest.TestCase):
         # cli/helper_executables.hpp: beside the executable, else ../lib/tensorgate/ from it.
         copies = {c.split()[-2]: c.split()[-1] for c in instruction("COPY")}
         binary = copies["/build/cli/tensorgate"]
-        for helper in ("tensorgate-tls", "tensorgate-serve"):
+        for helper in ("tensorgate-tls", "tensorgate-serve", "tensorgate-remote"):
             self.assertEqual(copies[f"/build/cli/{helper}"],
                              os.path.normpath(os.path.join(os.path.dirname(binary), "../lib/tensorgate", helper)))
 

@@ -215,12 +215,17 @@ class RemoteTest(unittest.TestCase):
         self.assertEqual(out.returncode, 2)
         self.assertIn(b"cannot load --ca-file /nonexistent/ca.pem", out.stderr)
 
-    def test_the_tls_helper_is_found_beside_the_executable_or_in_lib(self):
-        helper = os.path.join(os.path.dirname(TENSORGATE), "tensorgate-tls")
-        symbols = subprocess.run(["nm", TENSORGATE], capture_output=True, text=True, check=False).stdout
-        if symbols:  # the build tree's executable is not stripped: no OpenSSL but SHA-256 in it
-            self.assertNotIn(" SSL_CTX_new", symbols)
-            self.assertNotIn(" EVP_DigestInit_ex", symbols)
+    def test_the_remote_cli_and_the_tls_helper_are_found_beside_the_executable_or_in_lib(self):
+        build = os.path.dirname(TENSORGATE)
+        helper, remote_cli = os.path.join(build, "tensorgate-tls"), os.path.join(build, "tensorgate-remote")
+        for executable in (TENSORGATE, remote_cli):
+            symbols = subprocess.run(["nm", executable], capture_output=True, text=True, check=False).stdout
+            if symbols:  # the build tree's executables are not stripped: no OpenSSL but SHA-256 in them
+                self.assertNotIn(" SSL_CTX_new", symbols)
+                self.assertNotIn(" EVP_DigestInit_ex", symbols)
+            if symbols and executable == TENSORGATE:  # and no network code (cli/network.hpp)
+                self.assertNotIn("boost4asio", symbols)
+                self.assertNotIn("boost4urls", symbols)
         url, local = f"{self.https}/big.safetensors", os.path.join(self.root, "big.safetensors")
         with tempfile.TemporaryDirectory() as prefix:
             bin_dir = os.path.join(prefix, "bin")
@@ -231,6 +236,13 @@ class RemoteTest(unittest.TestCase):
             def check(*args):
                 return subprocess.run([alone, "check", "--format", "json", *args], capture_output=True, check=False,
                                       timeout=120)
+            out = check("--ca-file", self.certs["ca"], url)
+            self.assertEqual((out.returncode, out.stdout), (2, b""))
+            self.assertEqual(out.stderr.decode(), "tensorgate check: checking a URL is the executable tensorgate-remote, "
+                             f"found neither at {bin_dir}/tensorgate-remote nor at {bin_dir}/../lib/tensorgate/"
+                             "tensorgate-remote (install it beside tensorgate)\n")
+            self.assertEqual(check(local).returncode, 0)  # a local check never needs it
+            shutil.copy2(remote_cli, bin_dir)
             out = check("--ca-file", self.certs["ca"], url)
             self.assertEqual(out.returncode, 2)
             self.assertIn(f"https needs the TLS helper tensorgate-tls, found neither at {bin_dir}/tensorgate-tls "
