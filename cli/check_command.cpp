@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 
 #include "check_runner.hpp"
@@ -114,14 +115,19 @@ int run_check(const std::vector<std::string>& args) {
   std::vector<std::string> entries;
   try {
     parse(args, o);
-    // A URL, or a list that may hold some: the executable with the network half (network.hpp).
-    const bool remote = network::names_a_url(o.paths) || !o.list.empty() || !o.remote.ca_file.empty();
+    // URLs are the network half's, in tensorgate-remote (network.hpp): one given, --ca-file, or
+    // a list that names one. A list that is not a regular file (a pipe) can be read only once,
+    // so it goes over unread.
+    std::error_code ec;
+    const bool list_once = !o.list.empty() && !std::filesystem::is_regular_file(o.list, ec);
+    const bool remote = network::names_a_url(o.paths) || !o.remote.ca_file.empty() || list_once;
     if (const auto status = network::hand_over("check", args, remote)) return *status;
     entries = o.paths;
     if (!o.list.empty()) {
       std::string error;
       const auto listed = read_list(o.list, error);
       if (!listed) throw UsageError(error);
+      if (const auto status = network::hand_over("check", args, network::names_a_url(*listed))) return *status;
       entries.insert(entries.end(), listed->begin(), listed->end());
     }
     if (!o.shard.empty()) entries = select_shard(entries, *parse_shard(o.shard));

@@ -259,6 +259,56 @@ class CommandLineTest(unittest.TestCase):
         self.assertEqual(json.loads(out.stdout)["files"][0]["path"], "--format")
 
 
+class HandOverTest(unittest.TestCase):
+    """cli/network.hpp: tensorgate links no network code; a command line naming a URL (given or
+    listed) goes to tensorgate-remote, and a local one never needs it."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp, cls.samples, _ = write_cases(WRITE_SAMPLES, "samples")
+        cls.valid = os.path.join(cls.samples, "valid-unknown-field.safetensors")
+        cls.bin_dir = os.path.join(cls.tmp.name, "bin")
+        os.makedirs(cls.bin_dir)
+        cls.alone = os.path.join(cls.bin_dir, "tensorgate")
+        shutil.copy2(TENSORGATE, cls.alone)
+        cls.missing = ("tensorgate check: checking a URL is the executable tensorgate-remote, found neither at "
+                       f"{cls.bin_dir}/tensorgate-remote nor at {cls.bin_dir}/../lib/tensorgate/tensorgate-remote "
+                       "(install it beside tensorgate)\n")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def list_of(self, name, *lines):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return path
+
+    def alone_check(self, *args, stdin=None):
+        return subprocess.run([self.alone, "check", "--format", "json", *args], input=stdin, capture_output=True,
+                              check=False)
+
+    def test_local_entries_never_need_tensorgate_remote(self):
+        out = self.alone_check("--list", self.list_of("local.txt", "# a comment", self.valid))
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual([f["path"] for f in json.loads(out.stdout)["files"]], [self.valid])
+
+    def test_a_url_given_or_listed_goes_to_tensorgate_remote(self):
+        for args in (["http://127.0.0.1:9/a.safetensors"],
+                     ["--list", self.list_of("urls.txt", self.valid, "https://127.0.0.1:9/b.safetensors")]):
+            with self.subTest(args=args):
+                out = self.alone_check(*args)
+                self.assertEqual((out.returncode, out.stdout, out.stderr.decode()), (2, b"", self.missing))
+        # A list from a pipe is readable once: it goes over unread...
+        out = self.alone_check("--list", "/dev/stdin", stdin=self.valid.encode() + b"\n")
+        self.assertEqual((out.returncode, out.stderr.decode()), (2, self.missing))
+        # ...and tensorgate-remote, beside the build's tensorgate, reads it.
+        out = run("check", "--format", "json", "--list", "/dev/stdin", stdin=self.valid.encode() + b"\n")
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertEqual([f["path"] for f in json.loads(out.stdout)["files"]], [self.valid])
+
+
 class MemoryBudgetTest(unittest.TestCase):
     """--memory-budget: a file whose check needs more is aborted (valid null, exit 2), never
     killed for memory; the default admits real files."""
