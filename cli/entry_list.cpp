@@ -3,7 +3,9 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fstream>
+#include <memory>
+
+#include "file_source.hpp"
 
 namespace tensorgate::cli {
 namespace {
@@ -26,8 +28,8 @@ std::optional<std::uint32_t> decimal(std::string_view s) {
 }  // namespace
 
 std::optional<std::vector<std::string>> read_list(const std::string& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  SequentialFile in(path);
+  if (!in.is_open()) {
     error = "--list " + path + ": cannot open: " + std::strerror(errno);
     return std::nullopt;
   }
@@ -40,21 +42,27 @@ std::optional<std::vector<std::string>> read_list(const std::string& path, std::
     line.clear();
     ++number;
   };
-  for (int c; (c = in.get()) != std::char_traits<char>::eof();) {
-    if (c == '\n') {
-      end_line();
-      continue;
-    }
-    if (line.size() == kMaxListLine) {
-      error = "--list " + path + ": line " + std::to_string(number) + " is longer than " +
-              std::to_string(kMaxListLine) + " bytes";
+  constexpr std::size_t kChunk = 64 << 10;
+  const auto buffer = std::make_unique_for_overwrite<char[]>(kChunk);
+  for (;;) {
+    const std::optional<std::size_t> n = in.read({buffer.get(), kChunk});
+    if (!n) {
+      error = "--list " + path + ": cannot read";
       return std::nullopt;
     }
-    line += static_cast<char>(c);
-  }
-  if (in.bad()) {
-    error = "--list " + path + ": cannot read";
-    return std::nullopt;
+    if (*n == 0) break;
+    for (const char c : std::string_view(buffer.get(), *n)) {
+      if (c == '\n') {
+        end_line();
+        continue;
+      }
+      if (line.size() == kMaxListLine) {
+        error = "--list " + path + ": line " + std::to_string(number) + " is longer than " +
+                std::to_string(kMaxListLine) + " bytes";
+        return std::nullopt;
+      }
+      line += c;
+    }
   }
   end_line();
   return entries;

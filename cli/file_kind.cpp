@@ -1,17 +1,18 @@
 #include "file_kind.hpp"
 
-#include <fstream>
 #include <string>
+
+#include "file_source.hpp"
 
 namespace tensorgate::cli {
 
 std::optional<DetectedKind> sniff_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
+  SequentialFile in(path.string());
+  if (!in.is_open()) return std::nullopt;
   std::string head(kDetectPrefix, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  if (in.bad()) return std::nullopt;
-  head.resize(static_cast<std::size_t>(in.gcount()));
+  const std::optional<std::size_t> n = in.read(head);
+  if (!n) return std::nullopt;
+  head.resize(*n);
   return detect_kind(head);
 }
 

@@ -22,6 +22,24 @@ bool FileSource::open(const std::string& path) {
   return true;
 }
 
+SequentialFile::SequentialFile(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+
+SequentialFile::~SequentialFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::optional<std::size_t> SequentialFile::read(std::span<char> out) {
+  std::size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t n = ::read(fd_, out.data() + done, out.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::nullopt;
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  return done;
+}
+
 std::optional<std::string> read_small_file(const std::string& path, std::uint64_t limit) {
   FileSource f;
   if (!f.open(path)) return std::nullopt;

@@ -27,6 +27,24 @@ class FileSource final : public ByteSource {
   std::uint64_t size_ = 0;
 };
 
+// A file read from its start in order, a pipe too (--list /dev/stdin): read(2) in a loop. Not
+// std::ifstream, whose iostream and locale machinery the CLI otherwise does without (issue 19).
+class SequentialFile {
+ public:
+  explicit SequentialFile(const std::string& path);
+  SequentialFile(const SequentialFile&) = delete;
+  SequentialFile& operator=(const SequentialFile&) = delete;
+  ~SequentialFile();
+
+  bool is_open() const { return fd_ >= 0; }
+  // The next bytes, up to out.size(): fewer only at the end of the file; nothing when the read
+  // failed (errno says why).
+  std::optional<std::size_t> read(std::span<char> out);
+
+ private:
+  int fd_ = -1;
+};
+
 // A small JSON file a model directory names by a fixed name (config.json), read whole: at most
 // one byte more than `limit`, so that an oversized file is refused by the parser with its size,
 // never read entirely. Nothing when it cannot be opened.

@@ -1,11 +1,12 @@
 #include "model_dir_check.hpp"
 
+
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "file_check.hpp"
 #include "file_kind.hpp"
+#include "file_source.hpp"
 #include "template_check.hpp"
 
 namespace tensorgate::cli {
@@ -16,14 +17,8 @@ namespace {
 // A small JSON file of the directory, read whole: at most one byte more than the limit, so an
 // oversized file is refused by the parser with its size, never read entirely.
 std::optional<std::string> read_small(const fs::path& path, std::uint64_t limit, std::vector<CheckedFile>& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    out.push_back(CheckedFile{path.string(), std::nullopt, "cannot open"});
-    return std::nullopt;
-  }
-  std::string text(static_cast<std::size_t>(limit + 1), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  std::optional<std::string> text = read_small_file(path.string(), limit);
+  if (!text) out.push_back(CheckedFile{path.string(), std::nullopt, "cannot open"});
   return text;
 }
 

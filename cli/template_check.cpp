@@ -1,12 +1,13 @@
 #include "template_check.hpp"
 
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include "file_kind.hpp"
+#include "file_source.hpp"
 
 namespace tensorgate::cli {
 
@@ -18,8 +19,8 @@ std::optional<ChatTemplateFileKind> template_file_kind(std::string_view name, Fo
 std::optional<ChatTemplateFileReport> read_template_file(const std::string& path, const std::string& name,
                                                          ChatTemplateFileKind kind, const Limits& limits,
                                                          std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  SequentialFile in(path);
+  if (!in.is_open()) {
     error = std::string("cannot open: ") + std::strerror(errno);
     return std::nullopt;
   }
@@ -28,16 +29,15 @@ std::optional<ChatTemplateFileReport> read_template_file(const std::string& path
   ChatTemplateFileCheck check(name, kind, limits);
   // A JSON file past its limit is refused by its size: no need to read the rest.
   std::uint64_t left = kind == ChatTemplateFileKind::json ? limits.directory.max_json_bytes + 1 : UINT64_MAX;
-  while (left > 0 && in) {
-    in.read(buffer.get(), static_cast<std::streamsize>(std::min<std::uint64_t>(kChunk, left)));
-    const auto n = static_cast<std::size_t>(in.gcount());
-    if (n == 0) break;
-    check.feed(std::string_view(buffer.get(), n));
-    left -= n;
-  }
-  if (in.bad()) {
-    error = "cannot read";
-    return std::nullopt;
+  while (left > 0) {
+    const std::optional<std::size_t> n = in.read({buffer.get(), static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, left))});
+    if (!n) {
+      error = "cannot read";
+      return std::nullopt;
+    }
+    if (*n == 0) break;
+    check.feed(std::string_view(buffer.get(), *n));
+    left -= *n;
   }
   return check.finish();
 }
