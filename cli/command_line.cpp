@@ -52,57 +52,73 @@ OptionTable& OptionTable::add(const char* name, Target to, char short_name) {
   return *this;
 }
 
+namespace {
+
+// getopt_long's tables for `options`: the long options (and --help), and the short ones after
+// "-:h" ("-": every other argument comes back in order as option 1, so POSIXLY_CORRECT changes
+// nothing; ":": a missing value is reported as ':' rather than printed by getopt itself).
+struct GetoptTables {
+  std::vector<option> longs;
+  std::string shorts = "-:h";
+};
+
+int value_of(const std::vector<OptionTable::Option>& options, std::size_t i) {
+  return options[i].short_name ? options[i].short_name : kLongOnly + static_cast<int>(i);
+}
+
+GetoptTables tables_for(const std::vector<OptionTable::Option>& options) {
+  GetoptTables t;
+  for (std::size_t i = 0; i < options.size(); ++i) {
+    const bool takes_value = !std::holds_alternative<bool*>(options[i].to);
+    t.longs.push_back(option{options[i].name, takes_value ? required_argument : no_argument, nullptr, value_of(options, i)});
+    if (options[i].short_name) t.shorts += std::string(1, options[i].short_name) + (takes_value ? ":" : "");
+  }
+  t.longs.push_back(option{"help", no_argument, nullptr, 'h'});
+  t.longs.push_back(option{nullptr, 0, nullptr, 0});
+  return t;
+}
+
+// The error for getopt_long's answer `c` (':' or '?') about the argument just read, `arg`.
+[[noreturn]] void refuse(int c, const std::vector<OptionTable::Option>& options, const char* arg) {
+  std::size_t i = 0;
+  while (i < options.size() && value_of(options, i) != optopt) ++i;
+  const bool known = optopt && i < options.size();
+  if (c == ':') throw UsageError((known ? dashed(options[i].name) : option_text(arg)) + " needs a value");
+  if (known) throw UsageError(dashed(options[i].name) + " takes no value");
+  if (optopt == 'h') throw UsageError("--help takes no value");
+  if (optopt) throw UsageError("unknown option '-" + std::string(1, static_cast<char>(optopt)) + "'");
+  throw UsageError("unknown or ambiguous option '" + option_text(arg) + "'");
+}
+
+}  // namespace
+
 std::vector<std::string> parse_command_line(const std::vector<std::string>& args, const OptionTable& table,
                                             const char* usage) {
   const auto& options = table.options_;
-  // "-": every other argument comes back in order as option 1 (so POSIXLY_CORRECT changes
-  // nothing); ":": a missing value is reported as ':' rather than printed by getopt itself.
-  std::string shorts = "-:h";
-  std::vector<option> longs;
-  for (std::size_t i = 0; i < options.size(); ++i) {
-    const bool takes_value = !std::holds_alternative<bool*>(options[i].to);
-    const int val = options[i].short_name ? options[i].short_name : kLongOnly + static_cast<int>(i);
-    longs.push_back(option{options[i].name, takes_value ? required_argument : no_argument, nullptr, val});
-    if (options[i].short_name) shorts += std::string(1, options[i].short_name) + (takes_value ? ":" : "");
-  }
-  longs.push_back(option{"help", no_argument, nullptr, 'h'});
-  longs.push_back(option{nullptr, 0, nullptr, 0});
-
-  std::vector<std::string> storage;
-  storage.reserve(args.size() + 1);
-  storage.emplace_back("tensorgate");
+  const GetoptTables tables = tables_for(options);
+  std::vector<std::string> storage{"tensorgate"};  // getopt_long permutes and reads argv[0]
   storage.insert(storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& s : storage) argv.push_back(s.data());
   argv.push_back(nullptr);
   const int argc = static_cast<int>(storage.size());
 
-  const auto find = [&](int val) -> std::size_t {
-    for (std::size_t i = 0; i < options.size(); ++i)
-      if ((options[i].short_name ? options[i].short_name : kLongOnly + static_cast<int>(i)) == val) return i;
-    return options.size();
-  };
   std::vector<std::string> paths;
   std::vector<bool> seen(options.size());
   optind = 0;  // glibc: start afresh
   opterr = 0;
-  for (int c; (c = getopt_long(argc, argv.data(), shorts.c_str(), longs.data(), nullptr)) != -1;) {
+  for (int c; (c = getopt_long(argc, argv.data(), tables.shorts.c_str(), tables.longs.data(), nullptr)) != -1;) {
     if (c == 1) {
       paths.emplace_back(optarg);
     } else if (c == 'h') {
       std::fputs(usage, stdout);
       std::exit(0);
-    } else if (c == ':') {
-      const std::size_t i = find(optopt);
-      throw UsageError((i < options.size() ? dashed(options[i].name) : option_text(argv[optind - 1])) + " needs a value");
-    } else if (c == '?') {
-      const std::size_t i = find(optopt);
-      if (optopt && i < options.size()) throw UsageError(dashed(options[i].name) + " takes no value");
-      if (optopt == 'h') throw UsageError("--help takes no value");
-      if (optopt) throw UsageError("unknown option '-" + std::string(1, static_cast<char>(optopt)) + "'");
-      throw UsageError("unknown or ambiguous option '" + option_text(argv[optind - 1]) + "'");
+    } else if (c == ':' || c == '?') {
+      refuse(c, options, argv[optind - 1]);
     } else {
-      const std::size_t i = find(c);
+      std::size_t i = 0;
+      while (i < options.size() && value_of(options, i) != c) ++i;
+      if (i == options.size()) refuse('?', options, argv[optind - 1]);  // getopt_long never answers so
       const bool list = std::holds_alternative<std::vector<std::string>*>(options[i].to);
       if (seen[i] && !list) throw UsageError(dashed(options[i].name) + " is given more than once");
       seen[i] = true;

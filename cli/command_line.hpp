@@ -30,13 +30,14 @@ class OptionTable {
   // --NAME, and -SHORT where given. Every option but a list may be given once.
   OptionTable& add(const char* name, Target to, char short_name = 0);
 
- private:
-  friend std::vector<std::string> parse_command_line(const std::vector<std::string>&, const OptionTable&, const char*);
   struct Option {
     const char* name;
     char short_name;
     Target to;
   };
+
+ private:
+  friend std::vector<std::string> parse_command_line(const std::vector<std::string>&, const OptionTable&, const char*);
   std::vector<Option> options_;
 };
 
