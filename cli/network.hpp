@@ -3,10 +3,10 @@
 //
 // Two executables share every other part of the CLI. `tensorgate-remote` links
 // network_remote.cpp, which does the work here in process (cli/remote/: Asio, Beast, Boost.URL,
-// the TLS helper). The release `tensorgate` links network_handover.cpp instead, so none of that
-// code or its relocated data is in the process a local check starts: main.cpp hands a command
-// line that names a URL to tensorgate-remote before any of these is called. That was ~0.06 of
-// /bin/true's time in a small file's check (issue 19, bench/README.md).
+// the TLS helper). The release `tensorgate` links network_absent.cpp instead, so none of that
+// code or its relocated data is in the process a local check starts: `check` and `diff` hand a
+// command line that names a URL to tensorgate-remote (network::hand_over) before any of these is
+// called. That was ~0.07 of /bin/true's time in a small file's check (issue 19, bench/README.md).
 #include <functional>
 #include <memory>
 #include <optional>
