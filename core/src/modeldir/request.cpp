@@ -122,6 +122,57 @@ std::optional<std::string> read_templates(const boost::json::value& templates, c
   return std::nullopt;
 }
 
+// "config", "index", "bin_index": each document as an object, or as the file's own text (a
+// string), checked exactly as `tensorgate check DIR` checks the file (a duplicate key in it is
+// MD.config-invalid, not a malformed request); "other_files": names only.
+void read_documents(const boost::json::object& req, ModelDirectory& dir) {
+  const auto document = [&](const char* key) -> std::optional<std::string> {
+    const auto* v = req.if_contains(key);
+    if (!v || v->is_null()) return std::nullopt;
+    return v->is_string() ? std::string(v->as_string()) : boost::json::serialize(*v);
+  };
+  dir.config_json = document("config");
+  dir.index_json = document("index");
+  dir.bin_index_json = document("bin_index");
+  if (dir.config_json) dir.file_names.push_back("config.json");
+  if (dir.index_json) dir.file_names.push_back("model.safetensors.index.json");
+  if (dir.bin_index_json) dir.file_names.push_back("pytorch_model.bin.index.json");
+  const auto* others = req.if_contains("other_files");
+  if (!others || !others->is_array()) return;
+  for (const auto& n : others->as_array()) {
+    if (!n.is_string()) continue;
+    dir.file_names.emplace_back(n.as_string());
+    dir.other_files.push_back(OtherFile{std::string(n.as_string()), Format::unknown, "not sent to the service"});
+    dir.has_tokenizer_json = dir.has_tokenizer_json || n.as_string() == "tokenizer.json";
+  }
+}
+
+// One entry of "files": a GGUF's split facts, a safetensors file's inventory, or what the
+// report of any other content says (a torch checkpoint, or a file of no model format).
+std::optional<std::string> read_file_report(std::string_view name, const boost::json::value& report, ModelDirectory& dir) {
+  dir.file_names.emplace_back(name);
+  const auto* format = report.is_object() ? report.as_object().if_contains("format") : nullptr;
+  const bool safetensors = format ? *format == "safetensors" : name.ends_with(".safetensors");
+  const bool gguf = format ? *format == "gguf" : name.ends_with(".gguf");
+  if (gguf) {  // its split facts and tensors for GS
+    GgufFileFacts facts;
+    if (auto err = read_gguf_facts(std::string(name), report, facts)) return err;
+    dir.gguf.push_back(std::move(facts));
+  } else if (parse_split_name(name)) {  // named as a shard, of other content: an invalid shard
+    dir.gguf.push_back(GgufFileFacts{std::string(name), false, {}, {}, {}, {}, {}, {}});
+  }
+  if (!safetensors) {
+    std::string error;
+    if (auto inv = detail::checkpoint_from_report(std::string(name), report, error)) dir.weights.push_back(std::move(*inv));
+    if (!error.empty()) return error;
+    return std::nullopt;
+  }
+  FileInventory inv;
+  if (auto err = read_inventory(std::string(name), report, inv)) return err;
+  dir.weights.push_back(std::move(inv));
+  return std::nullopt;
+}
+
 }  // namespace
 
 CheckModelResult check_model_request(std::string_view request_json, const Limits& limits, MemoryBudget* budget) {
@@ -133,73 +184,24 @@ CheckModelResult check_model_request(std::string_view request_json, const Limits
     return result;
   }
   const boost::json::object& req = *doc.object;
-  const auto* config = req.if_contains("config");
-  const auto* index = req.if_contains("index");
-  const auto* bin_index = req.if_contains("bin_index");
   const auto* files = req.if_contains("files");
-  const auto* others = req.if_contains("other_files");
-  const auto* templates = req.if_contains("chat_templates");
   if (!files || !files->is_object()) {
     result.error = "the request needs \"files\", an object of file name to /v1/validate report";
     return result;
   }
   ModelDirectory dir;
-  // Each document as an object, or as the file's own text (a string): the text is checked exactly
-  // as `tensorgate check DIR` checks the file (a duplicate key in it is MD.config-invalid, not a
-  // malformed request).
-  const auto document = [](const boost::json::value& v) {
-    return v.is_string() ? std::string(v.as_string()) : boost::json::serialize(v);
-  };
-  if (config && !config->is_null()) dir.config_json = document(*config);
-  if (index && !index->is_null()) dir.index_json = document(*index);
-  if (bin_index && !bin_index->is_null()) dir.bin_index_json = document(*bin_index);
-  if (dir.config_json) dir.file_names.push_back("config.json");
-  if (dir.index_json) dir.file_names.push_back("model.safetensors.index.json");
-  if (dir.bin_index_json) dir.file_names.push_back("pytorch_model.bin.index.json");
-  if (others && others->is_array()) {
-    for (const auto& n : others->as_array()) {
-      if (!n.is_string()) continue;
-      dir.file_names.emplace_back(n.as_string());
-      dir.other_files.push_back(OtherFile{std::string(n.as_string()), Format::unknown, "not sent to the service"});
-      dir.has_tokenizer_json = dir.has_tokenizer_json || n.as_string() == "tokenizer.json";
-    }
-  }
-  if (templates) {
+  read_documents(req, dir);
+  if (const auto* templates = req.if_contains("chat_templates")) {
     if (auto err = read_templates(*templates, limits, dir)) {
       result.error = std::move(*err);
       return result;
     }
   }
   for (const auto& [name, report] : files->as_object()) {
-    dir.file_names.emplace_back(name);
-    const auto* format = report.is_object() ? report.as_object().if_contains("format") : nullptr;
-    const bool safetensors = format ? *format == "safetensors" : std::string_view(name).ends_with(".safetensors");
-    const bool gguf = format ? *format == "gguf" : std::string_view(name).ends_with(".gguf");
-    if (gguf) {  // its split facts and tensors for GS
-      GgufFileFacts facts;
-      if (auto err = read_gguf_facts(std::string(name), report, facts)) {
-        result.error = std::move(*err);
-        return result;
-      }
-      dir.gguf.push_back(std::move(facts));
-    } else if (parse_split_name(name)) {  // named as a shard, of other content: an invalid shard
-      dir.gguf.push_back(GgufFileFacts{std::string(name), false, {}, {}, {}, {}, {}, {}});
-    }
-    if (!safetensors) {  // the content decides: a torch checkpoint, GGUF, or a file of no model format
-      std::string error;
-      if (auto inv = detail::checkpoint_from_report(std::string(name), report, error)) dir.weights.push_back(std::move(*inv));
-      if (!error.empty()) {
-        result.error = std::move(error);
-        return result;
-      }
-      continue;
-    }
-    FileInventory inv;
-    if (auto err = read_inventory(std::string(name), report, inv)) {
+    if (auto err = read_file_report(name, report, dir)) {
       result.error = std::move(*err);
       return result;
     }
-    dir.weights.push_back(std::move(inv));
   }
   result.report = check_model_directory(dir, limits);
   return result;
