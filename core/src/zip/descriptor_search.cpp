@@ -70,43 +70,40 @@ bool DescriptorSearch::check(std::uint64_t q, const unsigned char* at) {
   return true;
 }
 
-DescriptorSearch::Step DescriptorSearch::feed(const unsigned char* p, std::size_t n, const Sink& sink) {
-  Step st;
-  if (carry_n_) {  // positions held back from the last chunk, with this chunk's first bytes
-    std::array<unsigned char, 48> joint{};
-    const std::size_t extra = std::min(n, width_);
-    std::memcpy(joint.data(), carry_.data(), carry_n_);
-    std::memcpy(joint.data() + carry_n_, p, extra);
-    const std::size_t jn = carry_n_ + extra;
-    std::size_t r = 0;
-    for (; r < carry_n_ && r + width_ <= jn; ++r) {
-      if (check(got_ - carry_n_ + r, joint.data() + r)) {
-        if (r) sink(carry_.data(), r);
-        st.consumed = r + width_ - carry_n_;
-        st.found = true;
-        return st;
-      }
-    }
-    if (r < carry_n_) {  // this chunk is too short to resolve them all: hold on to it too
+// The positions held back from the last chunk, looked at with this chunk's first bytes: a step
+// when that settles the call (the descriptor starts among them, or this chunk is too short to
+// resolve them all and is held back too); otherwise none, the held bytes handed on as data.
+std::optional<DescriptorSearch::Step> DescriptorSearch::resolve_carry(const unsigned char* p, std::size_t n,
+                                                                      const Sink& sink) {
+  std::array<unsigned char, 48> joint{};
+  const std::size_t extra = std::min(n, width_);
+  std::memcpy(joint.data(), carry_.data(), carry_n_);
+  std::memcpy(joint.data() + carry_n_, p, extra);
+  const std::size_t jn = carry_n_ + extra;
+  std::size_t r = 0;
+  for (; r < carry_n_ && r + width_ <= jn; ++r) {
+    if (check(got_ - carry_n_ + r, joint.data() + r)) {
       if (r) sink(carry_.data(), r);
-      std::memmove(carry_.data(), carry_.data() + r, carry_n_ - r);
-      carry_n_ -= r;
-      std::memcpy(carry_.data() + carry_n_, p, n);
-      carry_n_ += n;
-      got_ += n;
-      st.consumed = n;
-      return st;
+      return Step{r + width_ - carry_n_, true};
     }
-    sink(carry_.data(), carry_n_);
-    carry_n_ = 0;
   }
-  if (n < width_) {
-    std::memcpy(carry_.data(), p, n);
-    carry_n_ = n;
+  if (r < carry_n_) {  // n < width_ - 1 here, so what is held stays under width_ bytes
+    if (r) sink(carry_.data(), r);
+    std::memmove(carry_.data(), carry_.data() + r, carry_n_ - r);
+    carry_n_ -= r;
+    std::memcpy(carry_.data() + carry_n_, p, n);
+    carry_n_ += n;
     got_ += n;
-    st.consumed = n;
-    return st;
+    return Step{n, false};
   }
+  sink(carry_.data(), carry_n_);
+  carry_n_ = 0;
+  return std::nullopt;
+}
+
+// A chunk of at least width_ bytes, nothing held back before it: the hinted position, or every
+// position from search_from_; the last width_ - 1 bytes are held back for the next chunk.
+DescriptorSearch::Step DescriptorSearch::scan(const unsigned char* p, std::size_t n, const Sink& sink) {
   const std::size_t last = n - width_;  // the last position whose descriptor bytes are all here
   std::size_t j = 0;
   if (hint_ && !hint_missed_ && *hint_ < got_) {  // cannot happen: the joint step looked at it
@@ -120,9 +117,7 @@ DescriptorSearch::Step DescriptorSearch::feed(const unsigned char* p, std::size_
       j = static_cast<std::size_t>(*hint_ - got_);
       if (check(*hint_, p + j)) {
         sink(p, j);
-        st.consumed = j + width_;
-        st.found = true;
-        return st;
+        return Step{j + width_, true};
       }
       ++j;
     }
@@ -134,9 +129,7 @@ DescriptorSearch::Step DescriptorSearch::feed(const unsigned char* p, std::size_
       if (at > last) break;
       if (check(got_ + at, p + at)) {
         sink(p, at);
-        st.consumed = at + width_;
-        st.found = true;
-        return st;
+        return Step{at + width_, true};
       }
       j = at + 1;
     }
@@ -145,8 +138,20 @@ DescriptorSearch::Step DescriptorSearch::feed(const unsigned char* p, std::size_
   carry_n_ = width_ - 1;
   std::memcpy(carry_.data(), p + last + 1, carry_n_);
   got_ += n;
-  st.consumed = n;
-  return st;
+  return Step{n, false};
+}
+
+DescriptorSearch::Step DescriptorSearch::feed(const unsigned char* p, std::size_t n, const Sink& sink) {
+  if (carry_n_) {
+    if (const auto step = resolve_carry(p, n, sink)) return *step;
+  }
+  if (n < width_) {  // too short to hold a descriptor's start: all held back
+    std::memcpy(carry_.data(), p, n);
+    carry_n_ = n;
+    got_ += n;
+    return Step{n, false};
+  }
+  return scan(p, n, sink);
 }
 
 }  // namespace tensorgate::detail::zip

@@ -45,6 +45,8 @@ class DescriptorSearch {
 
  private:
   bool check(std::uint64_t q, const unsigned char* at);
+  std::optional<Step> resolve_carry(const unsigned char* p, std::size_t n, const Sink& sink);
+  Step scan(const unsigned char* p, std::size_t n, const Sink& sink);
   std::uint64_t got_ = 0;  // entry bytes looked at (the position of the next chunk's first byte)
   std::array<unsigned char, 24> carry_{};
   std::size_t carry_n_ = 0;  // the last bytes, whose positions are not yet resolved
