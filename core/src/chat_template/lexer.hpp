@@ -84,6 +84,8 @@ class Lexer {
   void start_string(char32_t quote, std::uint64_t at);
   void string_cp(char32_t c, std::uint64_t at);
   void escape_cp(char32_t c, std::uint64_t at);
+  void escape_begin(char32_t c);
+  void escape_name_cp(char32_t c);
   void decoded(char32_t c);  // one character of the value
   void end_string();
   const char* fast_string(const char* p, const char* end);

@@ -79,38 +79,60 @@ void Lexer::string_cp(char32_t c, std::uint64_t at) {
   decoded(c);
 }
 
+// The character after a backslash: what it means, or which escape it opens.
+void Lexer::escape_begin(char32_t c) {
+  esc_ = Esc::none;
+  if (c == '\n') return;  // a line continuation
+  if (c == '\r') {        // so is \r, and \r\n (one newline once normalized)
+    esc_ = Esc::cr;
+    return;
+  }
+  if (c >= '0' && c <= '7') {
+    esc_ = Esc::octal;
+    esc_value_ = c - '0';
+    esc_digits_ = 1;
+    return;
+  }
+  if (c == 'x' || c == 'u' || c == 'U') {
+    esc_ = Esc::hex;
+    esc_need_ = c == 'x' ? 2 : c == 'u' ? 4 : 8;
+    esc_value_ = 0;
+    esc_digits_ = 0;
+    return;
+  }
+  if (c == 'N') {
+    esc_ = Esc::named_open;
+    return;
+  }
+  if (const char32_t s = simple_escape(c); s != kEnd) return decoded(s);
+  decoded('\\');
+  // Past ASCII, Jinja's backslashreplace makes it \ x hex digits: no underscore either way.
+  decoded(c >= 0x80 ? U'x' : c);
+}
+
+// Inside \N{...}: the name, upper-cased and bounded, up to its brace.
+void Lexer::escape_name_cp(char32_t c) {
+  if (c == '}') {
+    esc_ = Esc::none;
+    // Python looks names up without regard to case. Only U+005F matters here; any other
+    // name is some other character (or unknown, which Jinja refuses).
+    if (esc_name_.empty()) sink_.lex_error(esc_at_, "a malformed \\N{...} escape");
+    else decoded(esc_name_ == "LOW LINE" ? U'_' : U'\uFFFD');
+    return;
+  }
+  if (c == quote_) {
+    esc_ = Esc::none;
+    sink_.lex_error(esc_at_, "a malformed \\N{...} escape");
+    return end_string();
+  }
+  if (c == '\\') esc_ = Esc::named_esc;
+  if (esc_name_.size() < kEscName)
+    esc_name_ += c < 0x80 && c != '\\' ? static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c) : '?';
+}
+
 void Lexer::escape_cp(char32_t c, std::uint64_t at) {
   switch (esc_) {
-    case Esc::start: {
-      esc_ = Esc::none;
-      if (c == '\n') return;  // a line continuation
-      if (c == '\r') {        // so is \r, and \r\n (one newline once normalized)
-        esc_ = Esc::cr;
-        return;
-      }
-      if (c >= '0' && c <= '7') {
-        esc_ = Esc::octal;
-        esc_value_ = c - '0';
-        esc_digits_ = 1;
-        return;
-      }
-      if (c == 'x' || c == 'u' || c == 'U') {
-        esc_ = Esc::hex;
-        esc_need_ = c == 'x' ? 2 : c == 'u' ? 4 : 8;
-        esc_value_ = 0;
-        esc_digits_ = 0;
-        return;
-      }
-      if (c == 'N') {
-        esc_ = Esc::named_open;
-        return;
-      }
-      if (const char32_t s = simple_escape(c); s != kEnd) return decoded(s);
-      decoded('\\');
-      // Past ASCII, Jinja's backslashreplace makes it \ x hex digits: no underscore either way.
-      decoded(c >= 0x80 ? U'x' : c);
-      return;
-    }
+    case Esc::start: return escape_begin(c);
     case Esc::cr:
       esc_ = Esc::none;
       if (c != '\n') string_cp(c, at);
@@ -148,24 +170,7 @@ void Lexer::escape_cp(char32_t c, std::uint64_t at) {
       }
       sink_.lex_error(esc_at_, "a malformed \\N{...} escape");
       return string_cp(c, at);
-    case Esc::named:
-      if (c == '}') {
-        esc_ = Esc::none;
-        // Python looks names up without regard to case. Only U+005F matters here; any other
-        // name is some other character (or unknown, which Jinja refuses).
-        if (esc_name_.empty()) sink_.lex_error(esc_at_, "a malformed \\N{...} escape");
-        else decoded(esc_name_ == "LOW LINE" ? U'_' : U'\uFFFD');
-        return;
-      }
-      if (c == quote_) {
-        esc_ = Esc::none;
-        sink_.lex_error(esc_at_, "a malformed \\N{...} escape");
-        return end_string();
-      }
-      if (c == '\\') esc_ = Esc::named_esc;
-      if (esc_name_.size() < kEscName)
-        esc_name_ += c < 0x80 && c != '\\' ? static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c) : '?';
-      return;
+    case Esc::named: return escape_name_cp(c);
     case Esc::named_esc:
       esc_ = Esc::named;
       if (esc_name_.size() < kEscName) esc_name_ += '?';
