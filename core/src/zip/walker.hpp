@@ -41,6 +41,14 @@ struct LocalEntry {
   Content content = Content::data;
 };
 
+// A central-directory record's fields, its zip64 values read (zp_central.cpp).
+struct CentralRecord {
+  std::uint16_t flags = 0, method = 0;
+  std::uint32_t crc = 0;
+  std::uint64_t csize = 0, usize = 0, offset = 0, disk = 0;
+  std::string_view name;  // in the walker's record buffer
+};
+
 struct OffsetHash {
   using is_avalanching = std::true_type;
   std::size_t operator()(std::uint64_t v) const { return seeded_hash_u64(v); }
@@ -102,6 +110,8 @@ class ZipWalker final : public Validator {
 
   // zp_central.cpp: central-directory records against the local headers; the end records.
   void on_central();
+  bool read_central_extra(std::string_view extra, CentralRecord& r);
+  void compare_with_local(const CentralRecord& r, LocalEntry& l);
   void on_zip64_end();
   void on_zip64_locator();
   void on_end();

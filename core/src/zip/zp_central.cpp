@@ -19,74 +19,95 @@ std::string hex32(std::uint32_t v) {
 
 }  // namespace
 
-void ZipWalker::on_central() {
-  const auto* b = reinterpret_cast<const unsigned char*>(buf_.data());
-  const std::uint16_t flags = le16(b + 4), method = le16(b + 6), n = le16(b + 24), e = le16(b + 26), c = le16(b + 28);
-  const std::uint32_t crc = le32(b + 12);
-  std::uint64_t csize = le32(b + 16), usize = le32(b + 20), offset = le32(b + 38), disk = le16(b + 30);
-  const std::string_view name = std::string_view(buf_).substr(42, n);
-  const std::string_view extra = std::string_view(buf_).substr(42 + n, e);
-  ++central_records_;
-  central_bytes_ += 46 + static_cast<std::uint64_t>(n) + e + c;
-  // The zip64 extra field: the 64-bit values of the saturated fields, in this order.
+// The zip64 extra field of a central-directory record: the 64-bit values of its saturated
+// fields, in this order; false (and the walk stopped) when a field overruns the record.
+bool ZipWalker::read_central_extra(std::string_view extra, CentralRecord& r) {
   const auto* x = reinterpret_cast<const unsigned char*>(extra.data());
   for (std::size_t i = 0; i + 4 <= extra.size();) {
     const std::uint16_t id = le16(x + i), size = le16(x + i + 2);
-    if (size > extra.size() - i - 4)
-      return malformed(Rule::zp_record, "the extra field of the central-directory record at byte " +
-                                            std::to_string(rec_pos_) + " overruns its record", rec_pos_);
+    if (size > extra.size() - i - 4) {
+      malformed(Rule::zp_record, "the extra field of the central-directory record at byte " + std::to_string(rec_pos_) +
+                                     " overruns its record", rec_pos_);
+      return false;
+    }
     if (id == kZip64ExtraId) {
       zip64_ = true;
       std::size_t k = i + 4;
       const std::size_t end = k + size;
-      for (std::uint64_t* field : {&usize, &csize, &offset}) {
+      for (std::uint64_t* field : {&r.usize, &r.csize, &r.offset}) {
         if (*field != kSaturated32) continue;
-        if (end - k < 8)
-          return malformed(Rule::zp_record, "the zip64 extra field at byte " + std::to_string(rec_pos_) +
-                                                " lacks a value its record defers to it", rec_pos_);
+        if (end - k < 8) {
+          malformed(Rule::zp_record, "the zip64 extra field at byte " + std::to_string(rec_pos_) +
+                                         " lacks a value its record defers to it", rec_pos_);
+          return false;
+        }
         *field = le64(x + k);
         k += 8;
       }
-      if (disk == kSaturated16 && end - k >= 4) disk = le32(x + k);
+      if (r.disk == kSaturated16 && end - k >= 4) r.disk = le32(x + k);
     }
     i += 4 + size;
   }
-  if (!charge(n + 48)) return;
-  if (disk != 0) add(Rule::zp_record, quoted(name, 80) + " is on disk " + std::to_string(disk) + ": split archives are not read", rec_pos_);
-  if (flags & (kEncrypted | kStrongEncryption | kCentralEncrypted))
-    add(Rule::zp_encrypted, "the central directory marks " + quoted(name, 80) + " encrypted (PyTorch refuses it)", rec_pos_);
-  if (!central_names_.emplace(name).second)
-    add(Rule::zp_duplicate_name, "two entries are named " + quoted(name, 80) + ": which one a loader takes depends on the loader",
-        rec_pos_);
-  const auto it = local_at_.find(offset);
-  if (it == local_at_.end()) {
-    check_name(name, rec_pos_, "the central directory");
-    return add(Rule::zp_central_missing, "the central directory lists " + quoted(name, 80) + " at byte " + std::to_string(offset) +
-                                             ", where the walk read no local header: loaders read an entry no scanner saw",
-               rec_pos_);
-  }
-  LocalEntry& l = locals_[it->second];
+  return true;
+}
+
+// What the central directory says of an entry against what its local header (and the walk) said.
+void ZipWalker::compare_with_local(const CentralRecord& r, LocalEntry& l) {
   l.listed = true;
   std::string diff;
   const auto note = [&](std::string what) { diff += (diff.empty() ? "" : ", ") + what; };
-  if (name_of(l) != name) {
-    check_name(name, rec_pos_, "the central directory");
-    note("name " + quoted(name, 80) + " (local " + quoted(name_of(l), 80) + ")");
+  if (name_of(l) != r.name) {
+    check_name(r.name, rec_pos_, "the central directory");
+    note("name " + quoted(r.name, 80) + " (local " + quoted(name_of(l), 80) + ")");
   }
-  if (method != l.method) note("method " + std::to_string(method) + " (local " + std::to_string(l.method) + ")");
-  if (csize != l.compressed) note("compressed size " + std::to_string(csize) + " (local " + std::to_string(l.compressed) + ")");
-  if (usize != l.uncompressed) note("size " + std::to_string(usize) + " (local " + std::to_string(l.uncompressed) + ")");
-  if (crc != l.crc) note("CRC-32 " + hex32(crc) + " (local " + hex32(l.crc) + ")");
-  if ((flags & kEncrypted) != (l.flags & kEncrypted)) note("the encrypted flag");
+  if (r.method != l.method) note("method " + std::to_string(r.method) + " (local " + std::to_string(l.method) + ")");
+  if (r.csize != l.compressed) note("compressed size " + std::to_string(r.csize) + " (local " + std::to_string(l.compressed) + ")");
+  if (r.usize != l.uncompressed) note("size " + std::to_string(r.usize) + " (local " + std::to_string(l.uncompressed) + ")");
+  if (r.crc != l.crc) note("CRC-32 " + hex32(r.crc) + " (local " + hex32(l.crc) + ")");
+  if ((r.flags & kEncrypted) != (l.flags & kEncrypted)) note("the encrypted flag");
   if (!diff.empty())
-    add(Rule::zp_central_mismatch, "the central directory's entry for the local header at byte " + std::to_string(offset) +
+    add(Rule::zp_central_mismatch, "the central directory's entry for the local header at byte " + std::to_string(r.offset) +
                                        " differs: " + diff,
         rec_pos_);
-  if (usize > limits_.zip.max_entry_bytes && l.uncompressed <= limits_.zip.max_entry_bytes) {
-    add(Rule::zp_entry_too_large, "the central directory records " + std::to_string(usize) + " uncompressed bytes for " +
-                                      quoted(name, 80) + ", above " + std::to_string(limits_.zip.max_entry_bytes),
+  if (r.usize > limits_.zip.max_entry_bytes && l.uncompressed <= limits_.zip.max_entry_bytes) {
+    add(Rule::zp_entry_too_large, "the central directory records " + std::to_string(r.usize) + " uncompressed bytes for " +
+                                      quoted(r.name, 80) + ", above " + std::to_string(limits_.zip.max_entry_bytes),
         rec_pos_);
   }
+}
+
+void ZipWalker::on_central() {
+  const auto* b = reinterpret_cast<const unsigned char*>(buf_.data());
+  const std::uint16_t n = le16(b + 24), e = le16(b + 26), c = le16(b + 28);
+  CentralRecord r;
+  r.flags = le16(b + 4);
+  r.method = le16(b + 6);
+  r.crc = le32(b + 12);
+  r.csize = le32(b + 16);
+  r.usize = le32(b + 20);
+  r.offset = le32(b + 38);
+  r.disk = le16(b + 30);
+  r.name = std::string_view(buf_).substr(42, n);
+  ++central_records_;
+  central_bytes_ += 46 + static_cast<std::uint64_t>(n) + e + c;
+  if (!read_central_extra(std::string_view(buf_).substr(42 + n, e), r)) return;
+  if (!charge(n + 48)) return;
+  if (r.disk != 0)
+    add(Rule::zp_record, quoted(r.name, 80) + " is on disk " + std::to_string(r.disk) + ": split archives are not read", rec_pos_);
+  if (r.flags & (kEncrypted | kStrongEncryption | kCentralEncrypted))
+    add(Rule::zp_encrypted, "the central directory marks " + quoted(r.name, 80) + " encrypted (PyTorch refuses it)", rec_pos_);
+  if (!central_names_.emplace(r.name).second)
+    add(Rule::zp_duplicate_name, "two entries are named " + quoted(r.name, 80) + ": which one a loader takes depends on the loader",
+        rec_pos_);
+  const auto it = local_at_.find(r.offset);
+  if (it == local_at_.end()) {
+    check_name(r.name, rec_pos_, "the central directory");
+    return add(Rule::zp_central_missing, "the central directory lists " + quoted(r.name, 80) + " at byte " +
+                                             std::to_string(r.offset) +
+                                             ", where the walk read no local header: loaders read an entry no scanner saw",
+               rec_pos_);
+  }
+  compare_with_local(r, locals_[it->second]);
 }
 
 void ZipWalker::on_zip64_end() {
