@@ -14,7 +14,7 @@ import threading
 
 try:
     from selenium import webdriver
-    from selenium.common.exceptions import TimeoutException
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
@@ -141,9 +141,12 @@ class Browser:
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
 
+    # A condition that reads an element the page replaces meanwhile (a new report's banner)
+    # is asked again, as one that finds nothing yet is.
     def wait(self, condition, what, timeout=WAIT_SECONDS):
         try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(condition)
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.05,
+                                 ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
         except TimeoutException:
             raise AssertionError(f"timed out waiting for {what}") from None
 

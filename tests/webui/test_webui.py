@@ -397,9 +397,9 @@ class WebPage(unittest.TestCase):
         self.assertIn("PK.dangerous-global", self.rule_ids())
         self.shot("14-pickle")
         self.upload(self.files["lfs"])
-        deadline = time.monotonic() + 20  # the pickle's banner stays until the new report replaces it
-        while "pointer" not in self.banner().text and time.monotonic() < deadline:
-            time.sleep(0.1)
+        # The pickle's banner (also "invalid") stays until the new report replaces it.
+        self.b.wait(lambda d: "pointer" in self.b.js("return document.querySelector('.result .banner')?.textContent ?? ''"),
+                    "the LFS pointer's banner")
         self.assertIn("Invalid Git LFS pointer file", self.banner("invalid").text)
 
     def test_13_unknown_rules_and_fields(self):
