@@ -27,8 +27,13 @@ class FdSource final : public InputSource {
 
   int fd() const { return fd_; }
   void set_size(std::uint64_t size) { size_ = size; }
+  void set_device() { device_ = true; }
 
   std::optional<std::uint64_t> size() const override { return size_; }
+  // A device (/dev/zero, /dev/urandom, a disk) may never end and has no writer to cut off: read
+  // only until the verdict is final. A pipe is read to its end, so that a writer such as
+  // `tee` is not cut off.
+  bool stop_when_final() const override { return device_; }
 
   SourceRead read(std::span<std::byte> out, std::uint64_t) override {
     for (;;) {
@@ -48,6 +53,7 @@ class FdSource final : public InputSource {
   int fd_;
   bool owned_;
   std::optional<std::uint64_t> size_;
+  bool device_ = false;
 };
 
 }  // namespace
@@ -60,6 +66,7 @@ CheckedFile check_file(const std::string& path, const Limits& limits, FormatChoi
   if (::fstat(source.fd(), &st) != 0) return CheckedFile{path, std::nullopt, with_errno("cannot stat")};
   if (S_ISDIR(st.st_mode)) return CheckedFile{path, std::nullopt, "is a directory"};
   if (S_ISREG(st.st_mode)) source.set_size(static_cast<std::uint64_t>(st.st_size));
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) source.set_device();
   // A header's buffer on huge pages from its first byte: the bytes are the file's, and no
   // client can make this process hold memory for a header it only declares.
   Limits local = limits;

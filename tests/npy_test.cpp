@@ -52,6 +52,26 @@ TEST(Npy, MalformedHeaders) {
   EXPECT_EQ(errors_of(npy_report(huge)), "FK.npy-header");
 }
 
+// A summary says what the header says: none when it was not read (the JSON report's npy summary
+// has a version of 1.0, 2.0 or 3.0, a dtype and a shape, or is null).
+TEST(Npy, NoSummaryBeforeTheHeaderIsRead) {
+  const std::string good = npy_file("<f4", {2}, std::string(8, '\0'));
+  std::string no_magic = good;
+  no_magic[1] = 'X';
+  std::string version = good;
+  version[6] = 9;
+  for (const std::string& in : {no_magic, version, good.substr(0, 30), std::string(64, '\0')}) {
+    const auto r = npy_report(in);
+    EXPECT_EQ(errors_of(r), "FK.npy-header");
+    EXPECT_FALSE(r.npy.has_value()) << r.npy->major << "." << r.npy->minor;
+  }
+  const auto r = npy_report(npy_file("<f4", {2}, std::string(4, '\0')));  // read, then short data
+  EXPECT_EQ(errors_of(r), "FK.npy-data");
+  ASSERT_TRUE(r.npy.has_value());
+  EXPECT_EQ(r.npy->major, 1u);
+  EXPECT_EQ(r.npy->descr, "<f4");
+}
+
 TEST(Npy, DataOfAnotherLength) {
   EXPECT_EQ(errors_of(npy_report(npy_file("<f4", {2, 3}, std::string(20, '\0')))), "FK.npy-data");
   EXPECT_EQ(errors_of(npy_report(npy_file("<f4", {2, 3}, std::string(28, '\0')))), "FK.npy-data");

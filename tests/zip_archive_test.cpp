@@ -125,6 +125,13 @@ TEST(ZipArchive, NpzArrays) {
   ASSERT_EQ(r.zip->arrays.size(), 2u);
   EXPECT_EQ(r.zip->arrays[0].shape, (std::vector<std::uint64_t>{2, 3}));
   EXPECT_EQ(errors_of(zip_report(build_zip({{"y.npy", bad}}))), "FK.npy-data");
+  // An array whose header cannot be read is a finding, not an array of version 0.0.
+  std::string version9 = good;
+  version9[6] = 9;
+  r = zip_report(build_zip({{"x.npy", good}, {"z.npy", version9}}));
+  EXPECT_EQ(errors_of(r), "FK.npy-header");
+  ASSERT_EQ(r.zip->arrays.size(), 1u);
+  EXPECT_EQ(r.zip->arrays[0].descr, "<f4");
   // An object array holds a pickle: np.load(allow_pickle=True) runs it.
   const std::string obj = npy_file("|O", {1}, PickleBuilder().proto(3).call("os", "system", "id").stop().bytes());
   r = zip_report(build_zip({{"o.npy", obj}}));

@@ -99,6 +99,24 @@ class CliTest(unittest.TestCase):
         self.assertEqual(code, 1)
         self.assertEqual(families(doc["files"][0], "error"), ["ST5"])
 
+    def test_a_device_that_never_ends_is_read_until_the_verdict(self):
+        # /dev/zero and /dev/urandom never end; a pipe is read to its end (its writer is not cut
+        # off), a device only until the verdict is final. The timeout bounds a hang, nothing else.
+        cases = [("auto", "/dev/zero", "ST2.syntax"), ("auto", "/dev/urandom", "FK.unknown"),
+                 ("gguf", "/dev/zero", "GG1.magic"), ("pickle", "/dev/zero", "PK.unknown-opcode"),
+                 ("zip", "/dev/urandom", "ZP.record"), ("npy", "/dev/zero", "FK.npy-header")]
+        for fmt, device, rule in cases:
+            with self.subTest(fmt=fmt, device=device):
+                out = subprocess.run([TENSORGATE, "check", "--format", "json", "--input-format", fmt, device],
+                                     capture_output=True, check=False, timeout=120)
+                self.assertEqual(out.returncode, 1, out.stderr)
+                doc = json.loads(out.stdout)
+                jsonschema.validate(doc, self.report_schema)
+                self.assertEqual([f["rule"] for f in doc["files"][0]["findings"]], [rule])
+        # The text line of a file whose .npy header was never read names no dtype or shape.
+        out = run("check", "--input-format", "npy", "/dev/zero")
+        self.assertEqual(out.stdout.decode().splitlines()[0], "/dev/zero: INVALID npy, 1 error")
+
     def test_exit_statuses(self):
         self.assertEqual(run("check", os.path.join(self.tmp.name, "missing.safetensors")).returncode, 2)
         empty = os.path.join(self.tmp.name, "empty")

@@ -103,6 +103,7 @@ void NpyScanner::on_header() {
   summary_.shape = r.header->shape;
   summary_.item_size = r.header->item_size;
   summary_.object = r.header->object;
+  header_read_ = true;
   state_ = St::data;
   if (summary_.object) {
     pickle::ScanSite s = site_;
@@ -136,7 +137,8 @@ void NpyScanner::finish() {
                                std::to_string(data_), summary_.data_offset);
 }
 
-NpySummary NpyScanner::summary() const {
+std::optional<NpySummary> NpyScanner::summary() const {
+  if (!header_read_) return std::nullopt;
   NpySummary s = summary_;
   s.data_bytes = data_;
   if (pickle_) s.pickle = pickle_->summary();

@@ -20,7 +20,8 @@ class NpyScanner {
 
   void feed(const unsigned char* p, std::size_t n);
   void finish();
-  NpySummary summary() const;
+  // What the header says, once it has been read: nothing before (or when it could not be).
+  std::optional<NpySummary> summary() const;
   bool in_data() const { return state_ == St::data && !pickle_; }  // only counting from here
   std::optional<Aborted> aborted() const { return pickle_ ? pickle_->aborted() : std::nullopt; }
   void skip(std::uint64_t n) { pos_ += n; data_ += n; }
@@ -41,6 +42,7 @@ class NpyScanner {
   std::string header_;
   std::uint64_t header_len_ = 0;
   NpySummary summary_;
+  bool header_read_ = false;
   std::uint64_t data_ = 0;
   std::unique_ptr<pickle::Scanner> pickle_;
 };

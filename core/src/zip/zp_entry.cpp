@@ -226,7 +226,7 @@ void ZipWalker::entry_done() {
     }
     note_data_pkl(cur_);
   } else if (cur_.content == Content::npy && arrays_.size() < 16) {
-    arrays_.push_back(*content_.npy_summary());
+    if (auto array = content_.npy_summary()) arrays_.push_back(std::move(*array));  // none: FK.npy-header
   }
   local_at_.emplace(cur_.offset, static_cast<std::uint32_t>(locals_.size()));
   locals_.push_back(cur_);
