@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of `tensorgate check` on every file kind (docs/rules.md, FK, PK, ZP):
 pickles CPython's own pickler writes at every protocol, benign and hostile; zips zipfile writes;
-Git LFS pointers, empty files and HTML under model names; standard input; a model directory
+NumPy .npy files and .npz archives as numpy.lib.format lays them out; Git LFS pointers, empty files and HTML under model names; standard input; a model directory
 with a malicious pickle beside valid safetensors. JSON against the report schema, exit statuses.
 
 usage: test_cli_kinds.py TENSORGATE DOCS_DIR
@@ -30,6 +30,16 @@ def run(*args, stdin=None):
 
 def rules(report, severity=None):
     return [f["rule"] for f in report["findings"] if severity is None or f["severity"] == severity]
+
+
+def npy(descr, shape, data, version=1):
+    """A .npy file as numpy.lib.format.write_array lays it out: magic, version, the header length,
+    the dict literal padded with spaces to a multiple of 64 and a newline, then the data."""
+    header = "{'descr': %r, 'fortran_order': False, 'shape': %r, }" % (descr, tuple(shape))
+    prefix = 10 if version == 1 else 12
+    header += " " * (-(prefix + len(header) + 1) % 64) + "\n"
+    size = struct.pack("<H" if version == 1 else "<I", len(header))
+    return b"\x93NUMPY" + bytes([version, 0]) + size + header.encode("latin1") + data
 
 
 class Exec:
@@ -117,6 +127,30 @@ class CliKindsTest(unittest.TestCase):
         code, doc = self.check_json(self.write("benign.pt", buf.getvalue()))
         self.assertEqual(rules(doc["files"][0], "error"), [])
         self.assertEqual(code, 0)
+
+    def test_numpy_arrays_and_archives(self):
+        code, doc = self.check_json(self.write("a.npy", npy("<f4", [2, 3], bytes(24))))
+        report = doc["files"][0]
+        self.assertEqual((code, report["format"], rules(report)), (0, "npy", []))
+        self.assertEqual((report["summary"]["version"], report["summary"]["descr"], report["summary"]["shape"]),
+                         ("1.0", "<f4", [2, 3]))
+        code, doc = self.check_json(self.write("b.npy", npy("<i2", [3], bytes(6), version=2)))
+        self.assertEqual((code, doc["files"][0]["summary"]["version"]), (0, "2.0"))
+        # Cut inside its header, without the magic, of a version NumPy never wrote: no summary.
+        whole = npy("<f4", [2], bytes(8))
+        for name, data in (("cut.npy", whole[:30]), ("nomagic.npy", b"\x93NUMPX" + whole[6:]),
+                           ("v9.npy", whole[:6] + b"\x09" + whole[7:])):
+            with self.subTest(name=name):
+                code, doc = self.check_json("--input-format", "npy", self.write(name, data))
+                self.assertEqual((code, rules(doc["files"][0]), doc["files"][0]["summary"]), (1, ["FK.npy-header"], None))
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("x.npy", npy("<f4", [2], bytes(8)))
+            z.writestr("y.npy", whole[:30])
+        code, doc = self.check_json(self.write("arrays.npz", buf.getvalue()))
+        report = doc["files"][0]
+        self.assertEqual((code, report["format"], rules(report, "error")), (1, "zip", ["FK.npy-header"]))
+        self.assertEqual([a["descr"] for a in report["summary"]["arrays"]], ["<f4"])
 
     def test_lfs_pointer_empty_and_html_under_model_names(self):
         code, doc = self.check_json(self.write("lfs/model.safetensors", LFS))
