@@ -93,8 +93,7 @@ int run_audit(const std::vector<std::string>& args) {
   try {
     parse(args, o);
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "tensorgate audit: %s\n%s", e.what(), kUsage);
-    return kUsageOrIo;
+    return refuse_command_line("audit", e, kUsage);
   }
   const std::string& src = o.paths[0];
   const std::string& gguf_path = o.paths[1];

@@ -133,8 +133,7 @@ int run_check(const std::vector<std::string>& args) {
     if (!o.shard.empty()) entries = select_shard(entries, *parse_shard(o.shard));
     apply_remote_flags(o.remote, entries, settings);
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "tensorgate check: %s\n%s", e.what(), kUsage);
-    return kUsageOrIo;
+    return refuse_command_line("check", e, kUsage);
   }
   settings.format = *parse_format_choice(o.input_format);
   settings.jobs = o.jobs;

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "check_command.hpp"  // ExitStatus
+
 namespace tensorgate::cli {
 namespace {
 
@@ -127,6 +129,17 @@ std::vector<std::string> parse_command_line(const std::vector<std::string>& args
   }
   for (int i = optind; i < argc; ++i) paths.emplace_back(argv[i]);  // after "--"
   return paths;
+}
+
+int refuse_command_line(const char* command, const UsageError& error, const char* usage) {
+  // The synopsis: the "usage:" line and the indented lines that continue it.
+  const std::string_view text(usage);
+  std::size_t end = text.find('\n');
+  while (end != std::string_view::npos && end + 1 < text.size() && text[end + 1] == ' ') end = text.find('\n', end + 1);
+  const std::string_view synopsis = text.substr(0, end == std::string_view::npos ? text.size() : end + 1);
+  std::fprintf(stderr, "tensorgate %s: %s\n%.*sRun 'tensorgate %s --help' for the whole description.\n", command,
+               error.what(), static_cast<int>(synopsis.size()), synopsis.data(), command);
+  return kUsageOrIo;
 }
 
 }  // namespace tensorgate::cli

@@ -47,4 +47,9 @@ class OptionTable {
 std::vector<std::string> parse_command_line(const std::vector<std::string>& args, const OptionTable& options,
                                             const char* usage);
 
+// A refused command line, as GNU tools answer one: "tensorgate COMMAND: MESSAGE", the synopsis
+// (the lines of `usage` up to its description) and where the rest is, on standard error.
+// Returns the usage exit status.
+int refuse_command_line(const char* command, const UsageError& error, const char* usage);
+
 }  // namespace tensorgate::cli

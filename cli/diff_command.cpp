@@ -89,8 +89,7 @@ int run_diff(const std::vector<std::string>& args) {
     options.fail_on = parse_fail_on(o.fail_on);
     apply_remote_flags(o.remote, o.paths, settings);
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "tensorgate diff: %s\n%s", e.what(), kUsage);
-    return kUsageOrIo;
+    return refuse_command_line("diff", e, kUsage);
   }
   options.values = o.values;
   CountingBudget budget(kDefaultCliMemoryBudget);  // both sides' headers are held together

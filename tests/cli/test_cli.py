@@ -263,6 +263,17 @@ class CommandLineTest(unittest.TestCase):
                               capture_output=True, env=env, check=False)
         self.assertEqual(late.stdout, reports[0])
 
+    def test_a_refused_command_line_gets_the_synopsis_not_the_whole_help(self):
+        for command, args in (("check", ["--jobs", "0", self.valid]), ("diff", [self.valid]), ("audit", ["--bogus"])):
+            with self.subTest(command=command):
+                out = run(command, *args)
+                self.assertEqual(out.returncode, 2, out.stderr)
+                lines = out.stderr.decode().splitlines()
+                self.assertTrue(lines[1].startswith(f"usage: tensorgate {command} "), lines)
+                self.assertTrue(all(line.startswith(" ") for line in lines[2:-1]), lines)
+                self.assertEqual(lines[-1], f"Run 'tensorgate {command} --help' for the whole description.")
+                self.assertIn(b"Exit status", run(command, "--help").stdout)  # the description is still there
+
     def test_errors_name_the_option(self):
         self.assertEqual(self.usage_error("check", "--format", "json", "--format", "text", self.valid),
                          "tensorgate check: --format is given more than once")
