@@ -98,7 +98,8 @@ export function reportView(answer, file, ctx) {
   if (summary) {
     const chart = dtypeChart(typesOf(summary));
     if (chart) parts.push(panel(report.format === 'gguf' ? 'Parameters and bytes by ggml type' : 'Parameters and bytes by dtype', chart, 'chart-panel'));
-    if (Array.isArray(summary.tensors)) parts.push(inventoryPanel(summary.tensors, {dataStartLabel: report.format === 'gguf' ? 'the data section (alignment-padded)' : 'the data section (after the header)'}));
+    // A file that lists no tensors (a pickle of plain objects, an empty header) gets no empty table.
+    if (Array.isArray(summary.tensors) && summary.tensors.length) parts.push(inventoryPanel(summary.tensors, {dataStartLabel: report.format === 'gguf' ? 'the data section (alignment-padded)' : 'the data section (after the header)'}));
     if (summary.metadata && typeof summary.metadata === 'object') parts.push(metadataPanel(summary.metadata));
   } else if (!report.aborted) {
     parts.push(h('p.note', null, 'An invalid file has no summary: its findings say what is wrong and where.'));

@@ -395,6 +395,7 @@ class WebPage(unittest.TestCase):
         banner = self.banner("invalid")
         self.assertIn("Invalid pickle file", banner.text)
         self.assertIn("PK.dangerous-global", self.rule_ids())
+        self.assertEqual(self.b.find_all(".inventory-panel"), [])  # no tensors: no empty table
         self.shot("14-pickle")
         self.upload(self.files["lfs"])
         # The pickle's banner (also "invalid") stays until the new report replaces it.
