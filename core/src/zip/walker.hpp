@@ -103,6 +103,8 @@ class ZipWalker final : public Validator {
   std::size_t take_stored(const unsigned char* p, std::size_t n);
   std::size_t take_search(const unsigned char* p, std::size_t n);
   std::size_t take_deflate(const unsigned char* p, std::size_t n);
+  void inflated_past_a_bound();
+  void settle_inflate_step(const Inflater::Step& st, std::size_t input);
   std::size_t take_descriptor(const unsigned char* p, std::size_t n);
   void end_data();
   void entry_done();

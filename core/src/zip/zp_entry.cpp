@@ -100,22 +100,29 @@ std::size_t ZipWalker::take_deflate(const unsigned char* p, std::size_t n) {
   consumed_ += st.consumed;
   pos_ += st.consumed;
   if (sizes_known_) left_ -= st.consumed;
+  if (over) inflated_past_a_bound();
+  else settle_inflate_step(st, input);
+  return st.consumed;
+}
+
+// The inflated bytes passed the archive's total (an abort) or the entry's bound (an error; the
+// rest is inflated only to find where it ends, within the archive's total).
+void ZipWalker::inflated_past_a_bound() {
+  if (inflater_.produced() <= limits_.zip.max_entry_bytes || entry_over_) {
+    abort_with("zip-inflated-bytes", "the archive decompresses to more than " + std::to_string(limits_.zip.max_inflated_bytes) +
+                                         " bytes, this walker's limit (Limits::zip.max_inflated_bytes)");
+    return;
+  }
+  add(Rule::zp_entry_too_large, quoted(name_of(cur_), 80) + " decompresses to more than " +
+                                    std::to_string(limits_.zip.max_entry_bytes) + " bytes (Limits::zip.max_entry_bytes)",
+      cur_.offset);
+  entry_over_ = true;
+}
+
+// After a step within the bounds: zlib's refusal, the stream's end against the recorded size.
+void ZipWalker::settle_inflate_step(const Inflater::Step& st, std::size_t input) {
   const std::string_view name = name_of(cur_);
-  if (over) {
-    if (inflater_.produced() <= limits_.zip.max_entry_bytes || entry_over_) {
-      abort_with("zip-inflated-bytes", "the archive decompresses to more than " +
-                                           std::to_string(limits_.zip.max_inflated_bytes) +
-                                           " bytes, this walker's limit (Limits::zip.max_inflated_bytes)");
-      return st.consumed;
-    }
-    // Past the entry bound: an error, and the rest is inflated only to find where it ends
-    // (within the archive's total, Limits::zip.max_inflated_bytes).
-    add(Rule::zp_entry_too_large, quoted(name, 80) + " decompresses to more than " +
-                                      std::to_string(limits_.zip.max_entry_bytes) + " bytes (Limits::zip.max_entry_bytes)",
-        cur_.offset);
-    entry_over_ = true;
-    return st.consumed;
-  } else if (st.error || (st.consumed == 0 && !st.ended && input > 0)) {
+  if (st.error || (st.consumed == 0 && !st.ended && input > 0)) {
     add(Rule::zp_inflate, quoted(name, 80) + " is not valid deflate data (zlib: " + quoted(inflater_.message(), 60) + ")",
         cur_.offset);
     inflate_failed_ = true;
@@ -123,18 +130,18 @@ std::size_t ZipWalker::take_deflate(const unsigned char* p, std::size_t n) {
   if (inflate_failed_) {
     if (!sizes_known_) {
       malformed(Rule::zp_record, "the end of " + quoted(name, 80) + " (sizes after the data) cannot be found", cur_.offset);
-      return st.consumed;
+      return;
     }
     mode_ = Mode::skip;  // the rest of its compressed bytes, by the recorded size
     if (left_ == 0) end_data();
-    return st.consumed;
+    return;
   }
   if (st.ended) {
     if (sizes_known_ && left_ > 0) {
       add(Rule::zp_size, "the deflate stream of " + quoted(name, 80) + " ends " + std::to_string(left_) +
                              " bytes before its recorded compressed size", cur_.offset);
       mode_ = Mode::skip;
-      return st.consumed;
+      return;
     }
     end_data();
   } else if (sizes_known_ && left_ == 0) {
@@ -142,7 +149,6 @@ std::size_t ZipWalker::take_deflate(const unsigned char* p, std::size_t n) {
         cur_.offset);
     end_data();
   }
-  return st.consumed;
 }
 
 void ZipWalker::end_data() {
