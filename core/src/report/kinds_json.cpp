@@ -29,13 +29,11 @@ Steps write_npy_summary(StepContext& c, const NpySummary& s, const ReportOptions
   w.end_object();
 }
 
-Steps write_zip_summary(StepContext& c, const ZipSummary& s, const ReportOptions& options) {
+namespace {
+
+// "entry_list" and "entries_not_listed".
+Steps write_zip_entry_list(StepContext& c, const ZipSummary& s) {
   JsonWriter& w = c.w;
-  w.begin_object();
-  w.field("kind", "zip");
-  w.field("entries", s.entries);
-  w.field("zip64", s.zip64);
-  w.field("central_directory_offset", s.central_directory_offset);
   w.key("entry_list");
   w.begin_array();
   for (const ZipEntryInfo& e : s.entry_list) {
@@ -51,6 +49,11 @@ Steps write_zip_summary(StepContext& c, const ZipSummary& s, const ReportOptions
   }
   w.end_array();
   w.field("entries_not_listed", s.entries_not_listed);
+}
+
+// "pytorch": what a torch.save archive holds, or null for another zip.
+Steps write_pytorch_archive(StepContext& c, const ZipSummary& s) {
+  JsonWriter& w = c.w;
   w.key("pytorch");
   if (s.pytorch_archive) {
     w.begin_object();
@@ -75,6 +78,19 @@ Steps write_zip_summary(StepContext& c, const ZipSummary& s, const ReportOptions
   } else {
     w.null();
   }
+}
+
+}  // namespace
+
+Steps write_zip_summary(StepContext& c, const ZipSummary& s, const ReportOptions& options) {
+  JsonWriter& w = c.w;
+  w.begin_object();
+  w.field("kind", "zip");
+  w.field("entries", s.entries);
+  w.field("zip64", s.zip64);
+  w.field("central_directory_offset", s.central_directory_offset);
+  co_await write_zip_entry_list(c, s);
+  co_await write_pytorch_archive(c, s);
   w.key("pickles");
   w.begin_array();
   for (const ZipPickle& p : s.pickles) {
