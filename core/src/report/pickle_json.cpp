@@ -4,15 +4,11 @@
 #include "report/kinds_json.hpp"
 
 namespace tensorgate::detail {
-Steps write_pickle_summary(StepContext& c, const PickleSummary& s, const ReportOptions& options) {
+namespace {
+
+// "globals", each with its verdict and counts.
+Steps write_pickle_globals(StepContext& c, const PickleSummary& s) {
   JsonWriter& w = c.w;
-  w.begin_object();
-  w.field("kind", "pickle");
-  w.field("protocol", s.protocol);
-  w.field("pickles", s.pickles);
-  w.field("opcodes", s.opcodes);
-  w.field("legacy_torch", s.legacy_torch);
-  w.field("trailing_bytes", s.trailing_bytes);
   w.key("globals");
   w.begin_array();
   for (const PickleGlobal& g : s.globals) {
@@ -28,33 +24,33 @@ Steps write_pickle_summary(StepContext& c, const PickleSummary& s, const ReportO
   }
   w.end_array();
   w.field("globals_dropped", s.globals_dropped);
-  std::uint64_t parameters = 0, bytes = 0;
+}
+
+// A state dict's tensors (left out with --no-tensors).
+Steps write_pickle_tensors(StepContext& c, const PickleSummary& s) {
+  JsonWriter& w = c.w;
+  w.key("tensors");
+  w.begin_array();
   for (const PickleTensor& t : s.tensors) {
-    parameters += t.parameters;
-    bytes += t.bytes;
+    w.begin_object();
+    w.field("name", t.name);
+    w.field("dtype", t.dtype);
+    w.key("shape");
+    write_shape(w, t.shape);
+    w.field("parameters", t.parameters);
+    w.field("bytes", t.bytes);
+    w.field("storage", t.storage);
+    w.field("storage_offset", t.storage_offset);
+    w.end_object();
+    co_await c.pause();
   }
-  w.field("tensor_count", static_cast<std::uint64_t>(s.tensors.size()) + s.tensors_dropped);
-  w.field("parameters", parameters);
-  w.field("bytes", bytes);
-  if (options.include_tensors) {
-    w.key("tensors");
-    w.begin_array();
-    for (const PickleTensor& t : s.tensors) {
-      w.begin_object();
-      w.field("name", t.name);
-      w.field("dtype", t.dtype);
-      w.key("shape");
-      write_shape(w, t.shape);
-      w.field("parameters", t.parameters);
-      w.field("bytes", t.bytes);
-      w.field("storage", t.storage);
-      w.field("storage_offset", t.storage_offset);
-      w.end_object();
-      co_await c.pause();
-    }
-    w.end_array();
-    w.field("tensors_dropped", s.tensors_dropped);
-  }
+  w.end_array();
+  w.field("tensors_dropped", s.tensors_dropped);
+}
+
+// The storages the tensors point into.
+Steps write_pickle_storages(StepContext& c, const PickleSummary& s) {
+  JsonWriter& w = c.w;
   w.key("storages");
   w.begin_array();
   for (const PickleStorage& st : s.storages) {
@@ -69,6 +65,30 @@ Steps write_pickle_summary(StepContext& c, const PickleSummary& s, const ReportO
   }
   w.end_array();
   w.field("storages_dropped", s.storages_dropped);
+}
+
+}  // namespace
+
+Steps write_pickle_summary(StepContext& c, const PickleSummary& s, const ReportOptions& options) {
+  JsonWriter& w = c.w;
+  w.begin_object();
+  w.field("kind", "pickle");
+  w.field("protocol", s.protocol);
+  w.field("pickles", s.pickles);
+  w.field("opcodes", s.opcodes);
+  w.field("legacy_torch", s.legacy_torch);
+  w.field("trailing_bytes", s.trailing_bytes);
+  co_await write_pickle_globals(c, s);
+  std::uint64_t parameters = 0, bytes = 0;
+  for (const PickleTensor& t : s.tensors) {
+    parameters += t.parameters;
+    bytes += t.bytes;
+  }
+  w.field("tensor_count", static_cast<std::uint64_t>(s.tensors.size()) + s.tensors_dropped);
+  w.field("parameters", parameters);
+  w.field("bytes", bytes);
+  if (options.include_tensors) co_await write_pickle_tensors(c, s);
+  co_await write_pickle_storages(c, s);
   w.end_object();
 }
 
