@@ -70,6 +70,8 @@ struct PickleSummary {
   std::uint64_t globals_dropped = 0;
   std::vector<PickleTensor> tensors;  // stream order
   std::uint64_t tensors_dropped = 0;
+  // Of every tensor, the dropped ones too; UINT64_MAX when the true count is larger.
+  std::uint64_t parameters = 0, bytes = 0;
   std::vector<PickleStorage> storages;  // first mention order
   std::uint64_t storages_dropped = 0;
 };

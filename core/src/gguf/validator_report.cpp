@@ -2,16 +2,12 @@
 #include <algorithm>
 #include <array>
 
+#include "common/saturating.hpp"
 #include "gguf/validator.hpp"
 #include "table_access.hpp"
 
 namespace tensorgate::detail::gguf {
 namespace {
-
-std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t r;
-  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
-}
 
 std::uint64_t element_count(const GgufTensorTable::Record& r) {
   std::uint64_t n = 1;

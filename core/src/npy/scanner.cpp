@@ -6,18 +6,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/saturating.hpp"
 #include "npy/npy_header.hpp"
 
 namespace tensorgate::detail::npy {
-namespace {
-
-std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
-  if (a && b > UINT64_MAX / a) return UINT64_MAX;
-  return a * b;
-}
-
-}  // namespace
-
 NpyScanner::NpyScanner(const Limits& limits, pickle::ScanSite site, MemoryBudget* budget)
     : limits_(limits), site_(std::move(site)), budget_(budget) {}
 

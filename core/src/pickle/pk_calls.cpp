@@ -8,19 +8,11 @@
 #include <string>
 
 #include "common/printable.hpp"
+#include "common/saturating.hpp"
 #include "pickle/scanner.hpp"
 #include "pickle/torch_types.hpp"
 
 namespace tensorgate::detail::pickle {
-namespace {
-
-std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) {
-  if (a && b > UINT64_MAX / a) return UINT64_MAX;
-  return a * b;
-}
-
-}  // namespace
-
 void Scanner::check_mutation(const Value& target, std::string_view what) {
   if (target.kind != Kind::global) return;
   const std::string name = target.ref != kNoRef ? quoted(globals_[target.ref].module + "." + globals_[target.ref].name, 120)
@@ -184,13 +176,16 @@ void Scanner::note_dict_item(const Value& key, const Value& value) {
   if (value.kind != Kind::tensor || value.ref == kNoRef) return;
   const auto name = m_.text(key);
   if (!name) return;
+  const TensorInfo& t = tensor_infos_[value.ref];
+  std::uint64_t parameters = 1;
+  for (const std::uint64_t d : t.shape) parameters = saturating_mul(parameters, d);
+  // The totals count every tensor, the ones past the list's bound too.
+  tensor_parameters_ = saturating_add(tensor_parameters_, parameters);
+  tensor_bytes_ = saturating_add(tensor_bytes_, saturating_mul(parameters, t.dtype_bytes));
   if (tensors_.size() >= limits_.max_tensors) {
     ++tensors_dropped_;
     return;
   }
-  const TensorInfo& t = tensor_infos_[value.ref];
-  std::uint64_t parameters = 1;
-  for (const std::uint64_t d : t.shape) parameters = saturating_mul(parameters, d);
   PickleTensor pt{std::string(*name), t.dtype, t.shape, parameters, saturating_mul(parameters, t.dtype_bytes),
                   t.storage != kNoRef ? storages_[t.storage].key : std::string(), t.offset, t.contiguous};
   if (!room_for_one(tensors_)) return;

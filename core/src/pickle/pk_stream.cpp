@@ -140,6 +140,8 @@ PickleSummary Scanner::summary() const {
   s.globals_dropped = globals_dropped_;
   s.tensors = tensors_;
   s.tensors_dropped = tensors_dropped_;
+  s.parameters = tensor_parameters_;
+  s.bytes = tensor_bytes_;
   s.storages = storages_;
   s.storages_dropped = storages_dropped_;
   return s;

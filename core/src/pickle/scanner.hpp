@@ -207,6 +207,7 @@ class Scanner {
   std::vector<TensorInfo> tensor_infos_;  // rebuilt tensors of the current pickle
   std::vector<PickleTensor> tensors_;     // named by a dict key: the summary
   std::uint64_t tensors_dropped_ = 0;
+  std::uint64_t tensor_parameters_ = 0, tensor_bytes_ = 0;  // of every tensor, dropped ones too
   std::vector<PickleStorage> storages_;
   std::vector<std::uint32_t> storage_elem_;  // element size of each storage's dtype (0: unknown)
   boost::unordered_flat_map<std::string, std::uint32_t, StringHash> storage_index_;

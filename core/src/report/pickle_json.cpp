@@ -79,14 +79,9 @@ Steps write_pickle_summary(StepContext& c, const PickleSummary& s, const ReportO
   w.field("legacy_torch", s.legacy_torch);
   w.field("trailing_bytes", s.trailing_bytes);
   co_await write_pickle_globals(c, s);
-  std::uint64_t parameters = 0, bytes = 0;
-  for (const PickleTensor& t : s.tensors) {
-    parameters += t.parameters;
-    bytes += t.bytes;
-  }
   w.field("tensor_count", static_cast<std::uint64_t>(s.tensors.size()) + s.tensors_dropped);
-  w.field("parameters", parameters);
-  w.field("bytes", bytes);
+  w.field("parameters", s.parameters);
+  w.field("bytes", s.bytes);
   if (options.include_tensors) co_await write_pickle_tensors(c, s);
   co_await write_pickle_storages(c, s);
   w.end_object();

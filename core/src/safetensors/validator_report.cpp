@@ -2,21 +2,17 @@
 // form, oldest reference version), the summary and the report.
 #include <algorithm>
 
+#include "common/saturating.hpp"
 #include "modeldir/tinyllm_file.hpp"
+#include "safetensors/st5_tiling.hpp"
 #include "safetensors/stc_canonical.hpp"
 #include "safetensors/validator.hpp"
-#include "safetensors/st5_tiling.hpp"
 
 namespace tensorgate::detail {
 namespace {
 
 std::string version_string(Version v) {
   return std::to_string(v.major) + "." + std::to_string(v.minor) + "." + std::to_string(v.patch);
-}
-
-std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
-  std::uint64_t r;
-  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
 }  // namespace
