@@ -188,6 +188,21 @@ TEST(PickleStream, StateDictSummary) {
   EXPECT_TRUE(t[0].contiguous && t[1].contiguous && t[2].contiguous);
 }
 
+// The totals count the tensors past the list's bound too, and saturate rather than wrap.
+TEST(PickleStream, TotalsCountEveryTensor) {
+  tensorgate::Limits limits;
+  limits.pickle.max_tensors = 1;
+  auto r = check_pickle(state_dict_pickle({{"a", "BFloat16Storage", {10, 8}}, {"b", "FloatStorage", {8}}}), limits);
+  ASSERT_EQ(r.pickle->tensors.size(), 1u);
+  EXPECT_EQ(r.pickle->tensors_dropped, 1u);
+  EXPECT_EQ(r.pickle->parameters, 88u);
+  EXPECT_EQ(r.pickle->bytes, 192u);
+  const std::uint64_t big = std::uint64_t{1} << 40;
+  r = check_pickle(state_dict_pickle({{"a", "FloatStorage", {big, big}}, {"b", "FloatStorage", {big, big}}}));
+  EXPECT_EQ(r.pickle->parameters, UINT64_MAX);
+  EXPECT_EQ(r.pickle->bytes, UINT64_MAX);
+}
+
 TEST(PickleStream, TransposedStrideIsNotContiguous) {
   std::string p = state_dict_pickle({{"w", "FloatStorage", {2, 3}}});
   const std::string strides = "(K\x03K\x01t";  // MARK, 3, 1, TUPLE

@@ -10,6 +10,7 @@
 #include "npy/npy_header.hpp"
 
 namespace tensorgate::detail::npy {
+
 NpyScanner::NpyScanner(const Limits& limits, pickle::ScanSite site, MemoryBudget* budget)
     : limits_(limits), site_(std::move(site)), budget_(budget) {}
 

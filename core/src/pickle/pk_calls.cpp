@@ -179,14 +179,15 @@ void Scanner::note_dict_item(const Value& key, const Value& value) {
   const TensorInfo& t = tensor_infos_[value.ref];
   std::uint64_t parameters = 1;
   for (const std::uint64_t d : t.shape) parameters = saturating_mul(parameters, d);
+  const std::uint64_t bytes = saturating_mul(parameters, t.dtype_bytes);
   // The totals count every tensor, the ones past the list's bound too.
   tensor_parameters_ = saturating_add(tensor_parameters_, parameters);
-  tensor_bytes_ = saturating_add(tensor_bytes_, saturating_mul(parameters, t.dtype_bytes));
+  tensor_bytes_ = saturating_add(tensor_bytes_, bytes);
   if (tensors_.size() >= limits_.max_tensors) {
     ++tensors_dropped_;
     return;
   }
-  PickleTensor pt{std::string(*name), t.dtype, t.shape, parameters, saturating_mul(parameters, t.dtype_bytes),
+  PickleTensor pt{std::string(*name), t.dtype, t.shape, parameters, bytes,
                   t.storage != kNoRef ? storages_[t.storage].key : std::string(), t.offset, t.contiguous};
   if (!room_for_one(tensors_)) return;
   summary_memory_ += name->size() + t.shape.size() * 8 + 32;
