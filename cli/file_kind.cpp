@@ -23,6 +23,7 @@ bool is_checked_file(std::string_view name, Format content) {
     case Format::pickle:
     case Format::zip:
     case Format::npy:
+    case Format::tar:
     case Format::lfs_pointer: return true;
     case Format::empty:
     case Format::unknown: break;

@@ -188,17 +188,17 @@ TEST(KindDetect, TheTailIsReadWhenTheDataIsSkipped) {
     at += n;
   }
   EXPECT_LE(at, tensorgate::kDetectPrefix);
-  EXPECT_EQ(v->tail_wanted(), 65557u);
+  EXPECT_EQ(v->tail_wanted(), 65558u);
   // The window in one read, searched where it is, or in two, kept and searched at the end:
   // the same end record at the same offset.
   for (const std::size_t pieces : {1, 2}) {
     auto w = tensorgate::make_validator(tensorgate::FormatChoice::auto_detect, "m.safetensors");
     w->set_total_size(file.size());
     w->feed(std::string_view(file).substr(0, at));
-    w->skip(file.size() - at - 65557);
-    const std::size_t first = pieces == 1 ? 65557 : 30000;
-    w->feed(std::string_view(file).substr(file.size() - 65557, first));
-    if (pieces == 2) w->feed(std::string_view(file).substr(file.size() - 65557 + first));
+    w->skip(file.size() - at - 65558);
+    const std::size_t first = pieces == 1 ? 65558 : 30000;
+    w->feed(std::string_view(file).substr(file.size() - 65558, first));
+    if (pieces == 2) w->feed(std::string_view(file).substr(file.size() - 65558 + first));
     const auto r = w->finish();
     EXPECT_EQ(errors_of(r), "FK.polyglot") << pieces;
     EXPECT_EQ(r.findings.back().offset, file.size() - 22) << pieces;
@@ -226,6 +226,69 @@ TEST(KindDetect, WeightNames) {
     EXPECT_TRUE(tensorgate::is_weight_name(name)) << name;
   for (const std::string name : {"README.md", "config.json", ".gitattributes", "tokenizer.model", "bin", ".pt"})
     EXPECT_FALSE(tensorgate::is_weight_name(name)) << name;
+}
+
+}  // namespace
+
+namespace {
+
+// The last tensor of a safetensors file holds `data`.
+std::string st_holding(const std::string& data) {
+  return st_file(R"({"w":{"dtype":"U8","shape":[)" + std::to_string(data.size()) + R"(],"data_offsets":[0,)" +
+                     std::to_string(data.size()) + "]}}",
+                 data);
+}
+
+std::string le_bytes(std::uint64_t v, int width) {
+  std::string out;
+  for (int i = 0; i < width; ++i) out += static_cast<char>((v >> (8 * i)) & 0xff);
+  return out;
+}
+
+// As Python's zipfile searches: the last 65,536 + 22 bytes, zip64 records between the central
+// directory and the end record, disk counts ignored.
+TEST(KindDetect, ZipAtTheEndAsZipfileSearchesForIt) {
+  ZipOptions zip64;
+  zip64.zip64_end = true;
+  const std::string torch64 = build_zip(torch_entries({}, "archive", kEvilPickle), zip64);
+  auto r = check_detected("m.safetensors", st_holding(torch64));
+  EXPECT_EQ(errors_of(r), "FK.polyglot");
+  // 65,536 bytes after the end record: the farthest zipfile looks.
+  const std::string zip = torch_archive({}, "archive", kEvilPickle);
+  std::string far = st_holding(zip + std::string(65536, '\x01'));
+  r = check_detected("m.safetensors", far);
+  EXPECT_EQ(errors_of(r), "FK.polyglot");
+  EXPECT_EQ(r.findings.back().offset, far.size() - 65558);
+  EXPECT_EQ(errors_of(check_detected("m.safetensors", st_holding(zip + std::string(65537, '\x01')))), "");
+  // Disk counts that differ: zipfile reads the archive all the same.
+  std::string counts = zip;
+  counts[counts.size() - 22 + 8] ^= 1;
+  EXPECT_EQ(errors_of(check_detected("m.safetensors", st_holding(counts))), "FK.polyglot");
+  // An end record whose directory lies before the last bytes cannot be confirmed: with counts
+  // as writers write them it is an error as before; otherwise a warning that says so.
+  const std::string lone = std::string("PK\x05\x06\0\0\0\0", 8) + le_bytes(2, 2) + le_bytes(2, 2) +
+                           le_bytes(200000, 4) + le_bytes(0, 4) + le_bytes(0, 2);
+  EXPECT_EQ(errors_of(check_detected("m.safetensors", st_holding(std::string(300000, '\x01') + lone))), "FK.polyglot");
+  std::string odd = lone;
+  odd[8] = 1;
+  r = check_detected("m.safetensors", st_holding(std::string(300000, '\x01') + odd));
+  EXPECT_EQ(errors_of(r), "");
+  EXPECT_EQ(warnings_of(r), "FK.zip-end-unverified");
+}
+
+// What the content says, even when it breaks at once.
+TEST(KindDetect, BrokenPicklesAndHeadersKeepTheirFamily) {
+  for (const std::string& p : {std::string("\x80\x04h\x05.", 5), std::string("\x80\x02\x01", 3),
+                               std::string("\x80\x03" "0.", 4), std::string("\x80\x07N.", 4)}) {
+    const auto r = check_detected("x.bin", p);
+    EXPECT_EQ(r.format, Format::pickle) << errors_of(r);
+    EXPECT_TRUE(r.has("PK")) << errors_of(r);
+    EXPECT_FALSE(r.has("FK.unknown"));
+  }
+  // A '{' after a length past the bound: a safetensors file whose length is wrong.
+  const auto r = check_detected("x.safetensors", le_bytes(1ull << 60, 8) + R"({"w":{"dtype":"F32"}})");
+  EXPECT_EQ(r.format, Format::safetensors);
+  EXPECT_TRUE(r.has("ST1")) << errors_of(r);
 }
 
 }  // namespace

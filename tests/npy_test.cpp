@@ -87,6 +87,42 @@ TEST(Npy, ObjectArraysHoldAPickle) {
   EXPECT_EQ(errors_of(good), "");
 }
 
+// numpy.load unpickles the data whenever dtype.hasobject: an object field anywhere in a
+// structure, an object subarray, a nested structure, a titled field.
+TEST(Npy, StructuresWithAnObjectFieldHoldAPickle) {
+  const std::string payload = PickleBuilder().proto(3).call("os", "system", "id").stop().bytes();
+  const std::string benign = PickleBuilder().proto(3).op(']').stop().bytes();
+  const std::vector<std::string> descrs = {
+      "[('a', '|O')]",
+      "[('x', '<f4'), ('a', '|O', (3,))]",
+      "[('x', '<f4'), ('n', [('i', '<i8'), ('o', 'O')])]",
+      "('O', (2,))",
+      "[(('a title', 'a'), '|O8')]",
+      "[['a', 'object']]",
+  };
+  for (const std::string& d : descrs) {
+    const std::string dict = "{'descr': " + d + ", 'fortran_order': False, 'shape': (1,), }";
+    const auto bad = npy_report(npy_with_dict(dict, payload));
+    EXPECT_EQ(errors_of(bad), "PK.dangerous-global") << d;
+    ASSERT_TRUE(bad.npy.has_value()) << d;
+    EXPECT_TRUE(bad.npy->object) << d;
+    EXPECT_EQ(errors_of(npy_report(npy_with_dict(dict, benign))), "") << d;
+  }
+  // Names, titles and shapes are not dtypes: a field named 'O' holds floats, and its bytes are data.
+  for (const std::string d : {"[('O', '<f4')]", "[(('O', 'b'), '<f4', (2,))]", "('<f4', (2,))"}) {
+    const std::string dict = "{'descr': " + d + ", 'fortran_order': False, 'shape': (1,), }";
+    const auto r = npy_report(npy_with_dict(dict, std::string(8, '\x01')));
+    EXPECT_EQ(errors_of(r), "") << d;
+    ASSERT_TRUE(r.npy.has_value()) << d;
+    EXPECT_FALSE(r.npy->object) << d;
+  }
+  // Brackets that do not pair are a malformed header, not a structure.
+  EXPECT_EQ(errors_of(npy_report(npy_with_dict("{'descr': [('a', '|O'), 'fortran_order': False, 'shape': (1,), }", payload))),
+            "FK.npy-header");
+  EXPECT_EQ(errors_of(npy_report(npy_with_dict("{'descr': [('a', '|O']), 'fortran_order': False, 'shape': (1,), }", payload))),
+            "FK.npy-header");
+}
+
 TEST(Npy, DetectedByContentWhateverTheName) {
   const auto r = check_detected("weights.bin", npy_file("<i8", {1}, std::string(8, '\0')));
   EXPECT_EQ(r.format, tensorgate::Format::npy);

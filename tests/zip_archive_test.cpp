@@ -137,6 +137,12 @@ TEST(ZipArchive, NpzArrays) {
   r = zip_report(build_zip({{"o.npy", obj}}));
   EXPECT_EQ(errors_of(r), "PK.dangerous-global");
   EXPECT_TRUE(r.zip->arrays[0].object);
+  // So does an array of a structure with an object field.
+  const std::string structured = npy_file("[('a', '|O')]", {1}, PickleBuilder().proto(3).call("os", "system", "id").stop().bytes());
+  r = zip_report(build_zip({{"s.npy", structured}}));
+  EXPECT_EQ(errors_of(r), "PK.dangerous-global");
+  ASSERT_EQ(r.zip->arrays.size(), 1u);
+  EXPECT_TRUE(r.zip->arrays[0].object);
 }
 
 TEST(ZipArchive, EverySplitGivesTheSameReport) {

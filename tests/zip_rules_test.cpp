@@ -174,3 +174,71 @@ TEST(ZipRules, FakeDescriptorInsideTheData) {
 }
 
 }  // namespace
+
+namespace {
+
+const std::string kProtocol0Evil = "cos\nsystem\n(S'id'\ntR.";
+
+// PyTorch's reader finds records by names compared without ASCII case (miniz, flags 0).
+TEST(ZipRules, NamesAsPyTorchLooksThemUp) {
+  // data.PKL is the archive's data.pkl: scanned, even as a protocol 0 pickle.
+  auto entries = torch_entries(kTensors);
+  entries[0] = {"archive/Data.PKL", kProtocol0Evil};
+  auto r = zip_report(build_zip(entries));
+  EXPECT_EQ(errors_of(r), "PK.dangerous-global");
+  ASSERT_TRUE(r.zip->pytorch_archive.has_value());
+  // A malicious DATA.PKL beside a benign data.pkl: PyTorch may read either.
+  entries = torch_entries(kTensors);
+  entries.insert(entries.begin() + 1, ZipEntrySpec{"archive/DATA.PKL", kEvil});
+  r = zip_report(build_zip(entries));
+  EXPECT_TRUE(r.has("PK.dangerous-global"));
+  EXPECT_TRUE(r.has("ZP.ambiguous-archive"));
+  EXPECT_TRUE(r.has("ZP.duplicate-name"));
+  // Names that differ in case elsewhere, outside a PyTorch archive, are two entries to zipfile.
+  r = zip_report(build_zip({{"A.npy", npy_file("<f4", {1}, std::string(4, '\0'))},
+                            {"a.npy", npy_file("<f4", {1}, std::string(4, '\0'))}}));
+  EXPECT_TRUE(r.valid) << errors_of(r);
+}
+
+TEST(ZipRules, EveryEntryThatIsAPickleByContentIsScanned) {
+  // Protocols 0 and 1 have no PROTO: their first opcodes say it, whatever the name.
+  EXPECT_EQ(errors_of(zip_report(build_zip({{"notes.txt", kProtocol0Evil}}))), "PK.dangerous-global");
+  const std::string protocol1 = PickleBuilder().global("os", "system").mark().binstring("id").tuple().reduce().stop().bytes();
+  EXPECT_EQ(errors_of(zip_report(build_zip({{"x/y", protocol1, true}}))), "PK.dangerous-global");
+  // A payload that breaks the stream after it has run is still found.
+  EXPECT_EQ(errors_of(zip_report(build_zip({{"notes.txt", "cos\nsystem\n(S'id'\ntR\xff\xff"}}))),
+            "PK.dangerous-global PK.unknown-opcode");
+  // Data whose first bytes happen to run as opcodes (a run of 'N', NONE) and never import or
+  // stop is data, not a broken pickle.
+  const auto r = zip_report(build_zip({{"archive/data/0", std::string(4096, 'N')}, {"t.txt", "(a text that is no pickle"}}));
+  EXPECT_TRUE(r.valid) << errors_of(r);
+  EXPECT_EQ(r.zip->pickles.size(), 0u);
+}
+
+TEST(ZipRules, ZipBombs) {
+  tensorgate::Limits limits;
+  limits.zip.bomb_floor_bytes = 1 << 20;
+  limits.zip.bomb_ratio = 50;  // below the floor over the first 16 KiB slice: the floor decides
+  const std::string zeros(3 << 20, '\0');
+  // Inflating: found by the ratio, the rest skipped by its recorded size...
+  ZipEntrySpec sized{"a/b", zeros, true, false};
+  auto r = zip_report(build_zip({sized}), limits);
+  EXPECT_EQ(errors_of(r), "ZP.bomb");
+  // ...or, without recorded sizes (bit 3), the walk stops there.
+  ZipEntrySpec unsized{"a/b", zeros, true, true};
+  EXPECT_EQ(errors_of(zip_report(build_zip({unsized}), limits)), "ZP.bomb");
+  // Below the floor or the ratio, an entry is inflated as usual.
+  std::string mixed;
+  std::uint64_t x = 88172645463325252ull;  // xorshift64: data deflate cannot shrink
+  for (std::size_t i = 0; i < (3u << 20); ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    mixed += static_cast<char>(x >> 56);
+  }
+  EXPECT_EQ(errors_of(zip_report(build_zip({{"a/b", mixed, true, false}}), limits)), "");
+  limits.zip.bomb_floor_bytes = 4 << 20;
+  EXPECT_EQ(errors_of(zip_report(build_zip({sized}), limits)), "");
+}
+
+}  // namespace

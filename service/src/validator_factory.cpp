@@ -6,7 +6,7 @@ namespace tensorgate::service {
 
 bool known_format(std::string_view format) { return parse_format_choice(format).has_value(); }
 
-std::string_view format_choices() { return "auto, safetensors, gguf, pickle, zip, npy"; }
+std::string_view format_choices() { return "auto, safetensors, gguf, pickle, zip, npy, tar"; }
 
 // `auto` detects the format from the first bytes (or a name ending in .gguf).
 std::unique_ptr<Validator> make_upload_validator(std::string_view format, std::string_view name,

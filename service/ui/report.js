@@ -13,7 +13,7 @@ import {sarifText, downloadName, download, copy} from './sarif.js';
 // The report's format ids (core/include/tensorgate/report.hpp, format_name) as a person reads
 // them, before "file" ("Invalid pickle file", "Valid Git LFS pointer file").
 const FORMAT_NAMES = {
-  safetensors: 'safetensors', gguf: 'GGUF', pickle: 'pickle', zip: 'zip', npy: 'NumPy .npy',
+  safetensors: 'safetensors', gguf: 'GGUF', pickle: 'pickle', zip: 'zip', npy: 'NumPy .npy', tar: 'tar',
   'lfs-pointer': 'Git LFS pointer', empty: 'empty', unknown: 'unrecognised',
   'model-directory': 'model repository',
 };

@@ -14,7 +14,7 @@ import {reportView, problemView, describeFailure, exportActions} from './report.
 // model files a repository holds (pickles, zips, NumPy, chat templates) are sent too once the
 // service lists a format for them in its OpenAPI description; the content decides its kind.
 const WEIGHTS = /\.(safetensors|gguf)$/i;
-const MORE_WEIGHTS = /\.(bin|pt|pth|ckpt|pkl|pickle|npz|npy|zip|keras|jinja)$/i;
+const MORE_WEIGHTS = /\.(bin|pt|pth|ckpt|pkl|pickle|npz|npy|zip|tar|keras|jinja)$/i;
 const FORMATS_OF_TODAY = new Set(['auto', 'safetensors', 'gguf']);
 
 function isWeights(path, formats) {

@@ -32,6 +32,7 @@ TARGETS = {
     "gguf_chunking_fuzzer": ["gguf"],
     "pickle_fuzzer": ["auto", "pickle"],
     "zip_fuzzer": ["auto", "zip", "npy"],
+    "tar_fuzzer": ["auto", "tar"],
     "chat_template_fuzzer": ["auto"],
     "cli_report_fuzzer": ["auto"],
 }

@@ -106,9 +106,12 @@ PickleBuilder& PickleBuilder::integer(std::int64_t v) {
   } else if (v >= 0 && v < 65536) {
     out_ += 'M';
     le(out_, static_cast<std::uint64_t>(v), 2);
-  } else {
+  } else if (v >= INT32_MIN && v <= INT32_MAX) {
     out_ += 'J';
     le(out_, static_cast<std::uint64_t>(v), 4);
+  } else {
+    out_ += "\x8a\x08";  // LONG1, eight bytes of two's complement
+    le(out_, static_cast<std::uint64_t>(v), 8);
   }
   return *this;
 }

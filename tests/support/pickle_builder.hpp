@@ -21,7 +21,7 @@ class PickleBuilder {
   PickleBuilder& binstring(std::string_view s); // SHORT_BINSTRING or BINSTRING
   PickleBuilder& bytes(std::string_view s);     // SHORT_BINBYTES or BINBYTES
   PickleBuilder& line(std::uint8_t o, std::string_view text);  // a line opcode: INT, STRING, UNICODE, ...
-  PickleBuilder& integer(std::int64_t v);       // BININT1, BININT2 or BININT
+  PickleBuilder& integer(std::int64_t v);       // BININT1, BININT2, BININT or LONG1
   PickleBuilder& put(std::uint32_t i);          // BINPUT or LONG_BINPUT
   PickleBuilder& get(std::uint32_t i);          // BINGET or LONG_BINGET
   PickleBuilder& memoize();

@@ -161,7 +161,9 @@ std::string torch_archive(const std::vector<TorchTensor>& tensors, const std::st
 }
 
 std::string npy_file(const std::string& descr, const std::vector<std::uint64_t>& shape, const std::string& data) {
-  std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (";
+  // A structure or subarray ("[('a', '|O')]", "('<f4', (2,))") is a literal, a dtype string is quoted.
+  const bool literal = !descr.empty() && (descr[0] == '[' || descr[0] == '(');
+  std::string dict = "{'descr': " + (literal ? descr : "'" + descr + "'") + ", 'fortran_order': False, 'shape': (";
   for (const auto d : shape) dict += std::to_string(d) + ", ";
   dict += "), }";
   while ((10 + dict.size() + 1) % 64) dict += ' ';

@@ -1,8 +1,9 @@
-// Writes the seed corpora of pickle_fuzzer and zip_fuzzer (fuzz/README.md) from the tests'
-// builders: benign and hostile pickles of every protocol and each published scanner bypass,
-// torch.save archives straight and twisted, deflate, zip64, .npy entries. Each seed starts with
-// the split header of fuzz_support.hpp (a count of cuts, then two bytes per cut).
-//   write_kind_seeds corpus/pickle_fuzzer corpus/zip_fuzzer
+// Writes the seed corpora of pickle_fuzzer, zip_fuzzer and tar_fuzzer (fuzz/README.md) from the
+// tests' builders: benign and hostile pickles of every protocol and each published scanner
+// bypass, torch.save archives straight and twisted, deflate, zip64, .npy entries, names that
+// differ in case, torch.load's legacy tar layout and tarfile's extended headers. Each seed starts
+// with the split header of fuzz_support.hpp (a count of cuts, then two bytes per cut).
+//   write_kind_seeds corpus/pickle_fuzzer corpus/zip_fuzzer corpus/tar_fuzzer
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "pickle_builder.hpp"
+#include "tar_builder.hpp"
 #include "zip_builder.hpp"
 
 using namespace tgtest;
@@ -86,6 +88,28 @@ Seeds zip_seeds() {
   s.emplace_back("two_archives", build_zip({{"a/data.pkl", state_dict_pickle(tensors)},
                                             {"b/data.pkl", state_dict_pickle(tensors)}}));
   s.emplace_back("comment_trailing", build_zip({{"x", "y", false, false}}, ZipOptions{"a comment", "trailing", {}, false}));
+  auto folded = torch_entries(tensors);
+  folded.push_back({"archive/DATA.PKL", "cos\nsystem\n(S'id'\ntR."});
+  s.emplace_back("data_pkl_in_two_cases", build_zip(folded));
+  s.emplace_back("protocol0_in_text_entry", build_zip({{"notes.txt", "cos\nsystem\n(S'id'\ntR."}, {"d/0", std::string(600, 'N')}}));
+  s.emplace_back("structured_object_npy", build_zip({{"s.npy", npy_file("[('a', '|O', (2,))]", {1},
+                                                                         PickleBuilder().proto(2).op('N').stop().bytes())}}));
+  return s;
+}
+
+Seeds tar_seeds() {
+  const std::string payload = PickleBuilder().proto(2).call("os", "system", "id").stop().bytes();
+  Seeds s;
+  s.emplace_back("legacy_torch", legacy_torch_tar({{2, 3}, {4}}));
+  s.emplace_back("legacy_payload_in_storages", legacy_torch_tar({{2}}, payload));
+  s.emplace_back("protocol0_member", build_tar({{"notes.txt", "cos\nsystem\n(S'id'\ntR."}, {"d/", "", '5'}}));
+  TarMemberSpec pax{"a", payload};
+  pax.header_size = 0;
+  pax.pax = {{"size", std::to_string(payload.size())}, {"path", "pickle"}};
+  TarMemberSpec longname{std::string(120, 'n') + "/storages", legacy_storages_member({{3}})};
+  longname.gnu_long_name = true;
+  s.emplace_back("extended_headers", build_tar({pax, longname, {"l", "", '2', "pickle"}}));
+  s.emplace_back("cut", build_tar({{"a", std::string(700, 'x')}}, false).substr(0, 900));
   return s;
 }
 
@@ -103,11 +127,12 @@ void write(const std::filesystem::path& dir, const Seeds& seeds) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: write_kind_seeds PICKLE_DIR ZIP_DIR\n");
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: write_kind_seeds PICKLE_DIR ZIP_DIR TAR_DIR\n");
     return 2;
   }
   write(argv[1], pickle_seeds());
   write(argv[2], zip_seeds());
+  write(argv[3], tar_seeds());
   return 0;
 }

@@ -1,8 +1,9 @@
 #pragma once
 // Choosing the validator for an input: by the --input-format / format= override, or by what the
 // content is (docs/rules.md, family FK): GGUF, zip or NumPy by their magic, a Git LFS pointer by
-// its first line, safetensors by a plausible length and a header that begins with '{', pickle
-// when the first bytes run as pickle opcodes, and otherwise empty or unknown. The name only
+// its first line, safetensors by a plausible length and a header that begins with '{', tar when
+// the first block is a header Python's tarfile accepts, pickle when the first bytes run as
+// pickle opcodes, and otherwise empty or unknown. The name only
 // adds FK.extension when it names another kind: it never chooses the validator.
 #include <cstdint>
 #include <memory>
@@ -17,9 +18,9 @@
 
 namespace tensorgate {
 
-enum class FormatChoice : unsigned char { auto_detect, safetensors, gguf, pickle, zip, npy };
+enum class FormatChoice : unsigned char { auto_detect, safetensors, gguf, pickle, zip, npy, tar };
 
-// "auto", "safetensors", "gguf", "pickle", "zip" or "npy"; nothing for anything else.
+// "auto", "safetensors", "gguf", "pickle", "zip", "npy" or "tar"; nothing for anything else.
 std::optional<FormatChoice> parse_format_choice(std::string_view text);
 std::string_view format_choice_name(FormatChoice choice);
 
@@ -41,7 +42,7 @@ struct DetectedKind {
 DetectedKind detect_kind(std::string_view first_bytes);
 
 // Names with a weight's extension: .safetensors, .gguf, .bin, .pt, .pth, .ckpt, .pkl, .pickle,
-// .npy, .npz (case-insensitive). A file of no model format under such a name is an error.
+// .npy, .npz, .tar (case-insensitive). A file of no model format under such a name is an error.
 bool is_weight_name(std::string_view name);
 // FK.extension's message when the name's extension names another kind than the content.
 std::optional<std::string> extension_mismatch(std::string_view name, Format content);

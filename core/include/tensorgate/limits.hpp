@@ -75,6 +75,19 @@ struct ZipLimits {
   std::uint64_t max_inflated_bytes = 1ull << 34;
   // Bytes of entry names kept (charged to the shared memory budget).
   std::uint64_t max_name_bytes_total = 64ull << 20;
+  // A zip bomb (ZP.bomb, an error): a deflated entry whose compressed bytes up to a 16 KiB
+  // boundary inflate past bomb_floor_bytes and past bomb_ratio times that boundary, or whose
+  // headers record as much.
+  // Real archives store tensors (torch.save) or deflate weights ~1.1-3x; only constant data
+  // nears deflate's ceiling of ~1032x, and a 256 MiB constant array is not a model's.
+  std::uint64_t bomb_ratio = 1000;
+  std::uint64_t bomb_floor_bytes = 256ull << 20;
+};
+
+struct TarLimits {
+  // Bytes of one GNU long-name or pax extended header's data, which tarfile reads whole before
+  // the header it describes: real ones are a path or a few records, well under 4 KiB.
+  std::uint64_t max_extended_header_bytes = 1ull << 20;
 };
 
 // Bounds of `tensorgate diff` (docs/diff.md).
@@ -176,6 +189,7 @@ struct Limits {
   // --- pickles and zips (PK, ZP) -----------------------------------------------------------------
   PickleLimits pickle{};
   ZipLimits zip{};
+  TarLimits tar{};
   DiffLimits diff{};
   ReportLimits report{};
   // --- chat templates (tokenizer_config.json and chat_template.json are read whole within

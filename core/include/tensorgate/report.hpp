@@ -10,13 +10,14 @@
 #include "tensorgate/gguf.hpp"
 #include "tensorgate/pickle.hpp"
 #include "tensorgate/safetensors/summary.hpp"
+#include "tensorgate/tar.hpp"
 #include "tensorgate/zip.hpp"
 
 namespace tensorgate {
 
 // What a file is, as its content says (kind/detect.cpp); the last three are kinds of no model
 // format (FK.lfs-pointer, FK.empty, FK.unknown).
-enum class Format : unsigned char { safetensors, gguf, pickle, zip, npy, lfs_pointer, empty, unknown };
+enum class Format : unsigned char { safetensors, gguf, pickle, zip, npy, tar, lfs_pointer, empty, unknown };
 constexpr std::string_view format_name(Format f) {
   switch (f) {
     case Format::safetensors: return "safetensors";
@@ -24,6 +25,7 @@ constexpr std::string_view format_name(Format f) {
     case Format::pickle: return "pickle";
     case Format::zip: return "zip";
     case Format::npy: return "npy";
+    case Format::tar: return "tar";
     case Format::lfs_pointer: return "lfs-pointer";
     case Format::empty: return "empty";
     case Format::unknown: return "unknown";
@@ -55,6 +57,7 @@ struct Report {
   std::optional<PickleSummary> pickle;            // a pickle stream (alone or the legacy torch stream)
   std::optional<ZipSummary> zip;                  // a zip archive (a PyTorch archive's data.pkl inside)
   std::optional<NpySummary> npy;                  // a NumPy .npy file
+  std::optional<TarSummary> tar;                  // a tar archive (torch.load's legacy layout, or another)
   std::optional<LfsPointerInfo> lfs_pointer;      // format lfs-pointer: what it points to
   std::optional<std::string> looks_like;          // format unknown: "HTML", "text", "JSON", ...
   std::optional<Aborted> aborted;

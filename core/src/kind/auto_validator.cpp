@@ -6,6 +6,7 @@
 #include "tensorgate/detect.hpp"
 #include "tensorgate/gguf.hpp"
 #include "tensorgate/pickle.hpp"
+#include "tensorgate/tar.hpp"
 #include "tensorgate/zip.hpp"
 
 namespace tensorgate::detail::kind {
@@ -54,6 +55,7 @@ void AutoValidator::check_head() {
   const bool model = format_ != Format::pickle && format_ != Format::lfs_pointer && format_ != Format::empty &&
                      format_ != Format::unknown;
   if (model) head_polyglot_ = pickle_head(head_);
+  if (model && (format_ != Format::tar || !head_polyglot_)) tar_polyglot_ = tar_head(head_, format_);
   head_.clear();
   head_.shrink_to_fit();
 }
@@ -90,6 +92,7 @@ void AutoValidator::choose(const Classification& c) {
     case Format::pickle: delegate_ = make_pickle_validator(limits_, budget_); break;
     case Format::zip: delegate_ = make_zip_validator(limits_, budget_); break;
     case Format::npy: delegate_ = make_npy_validator(limits_, budget_); break;
+    case Format::tar: delegate_ = make_tar_validator(limits_, budget_); break;
     default: delegate_ = make_kind_validator(c, limits_); break;
   }
   if (total_) delegate_->set_total_size(*total_);
@@ -101,7 +104,7 @@ void AutoValidator::choose(const Classification& c) {
 }
 
 Progress AutoValidator::progress(Progress delegate) const {
-  if (delegate == Progress::need_more && head_polyglot_) return Progress::invalid;
+  if (delegate == Progress::need_more && (head_polyglot_ || tar_polyglot_)) return Progress::invalid;
   return delegate;
 }
 
@@ -144,6 +147,7 @@ Report AutoValidator::merged(Report r, bool finished) const {
   std::vector<Finding> front, back;
   if (extension_) front.push_back(*extension_);
   if (head_polyglot_) back.push_back(*head_polyglot_);
+  if (tar_polyglot_) back.push_back(*tar_polyglot_);
   if (finished && tail_wanted() > 0 && format_ != Format::zip)
     if (auto f = end_record()) back.push_back(std::move(*f));
   r.findings.insert(r.findings.begin(), front.begin(), front.end());

@@ -14,8 +14,9 @@
 
 namespace tensorgate::detail::kind {
 
-// The last bytes a zip reader searches for the end record: 22 bytes and a 65,535-byte comment.
-inline constexpr std::uint64_t kTailWindow = 22 + 65535;
+// The last bytes a zip reader searches for the end record: Python's zipfile reads 65,536 + 22
+// (a 22-byte record and a comment of at most 65,535 bytes fit in one byte less).
+inline constexpr std::uint64_t kTailWindow = 22 + 65536;
 
 class AutoValidator final : public Validator {
  public:
@@ -63,6 +64,7 @@ class AutoValidator final : public Validator {
   Format format_ = Format::unknown;
   std::optional<Finding> extension_;   // FK.extension
   std::optional<Finding> head_polyglot_;
+  std::optional<Finding> tar_polyglot_;
 };
 
 // The report of a file of no model format: an LFS pointer, an empty file, unknown content.
@@ -71,5 +73,7 @@ std::unique_ptr<Validator> make_kind_validator(const Classification& c, const Li
 // FK.polyglot's two marks.
 std::optional<Finding> pickle_head(std::string_view prefix);
 std::optional<Finding> zip_tail(std::string_view tail, std::uint64_t tail_start);
+// A file read as `format` whose first block is a tar header, or a tar that begins as a pickle.
+std::optional<Finding> tar_head(std::string_view prefix, Format format);
 
 }  // namespace tensorgate::detail::kind

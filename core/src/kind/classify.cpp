@@ -4,6 +4,7 @@
 
 #include "pickle/opcodes.hpp"
 #include "pickle/scanner.hpp"
+#include "tar/tar_header.hpp"
 
 namespace tensorgate::detail::kind {
 namespace {
@@ -66,15 +67,13 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
     if (!complete) return std::nullopt;
     return Classification{Format::lfs_pointer, {}, parse_lfs_pointer(prefix)};
   }
-  bool small_length = false;
+  bool small_length = false, header_brace = false;
   if (prefix.size() >= 8) {
-    const std::uint64_t n = le64(prefix);
-    if (n <= kSafetensorsMaxHeader) {
-      std::size_t i = 8;
-      while (i < prefix.size() && json_space(prefix[i])) ++i;
-      if (i < prefix.size() && prefix[i] == '{') return Classification{Format::safetensors, {}, {}};
-      if (i == prefix.size() && !complete) return std::nullopt;
-    }
+    std::size_t i = 8;
+    while (i < prefix.size() && json_space(prefix[i])) ++i;
+    if (i == prefix.size() && !complete) return std::nullopt;
+    header_brace = i < prefix.size() && prefix[i] == '{';
+    if (header_brace && le64(prefix) <= kSafetensorsMaxHeader) return Classification{Format::safetensors, {}, {}};
     small_length = prefix[4] == 0 && prefix[5] == 0 && prefix[6] == 0 && prefix[7] == 0;  // N < 2^32
   } else if (!complete) {
     return std::nullopt;
@@ -83,12 +82,22 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
     small_length = prefix.find('\0') != std::string_view::npos;
     for (std::size_t i = 4; i < prefix.size(); ++i) small_length = small_length && prefix[i] == 0;
   }
+  // A tar to Python's tarfile, which torch.load tries first: its first block decides.
+  if (prefix.size() < tar::kBlock && !complete) return std::nullopt;
+  if (tar::starts_as_tar(prefix)) return Classification{Format::tar, {}, {}};
   switch (pickle_probe(prefix, complete)) {
     case Verdict::yes: return Classification{Format::pickle, {}, {}};
     case Verdict::undecided: return std::nullopt;
     case Verdict::no: break;
   }
-  if (small_length) return Classification{Format::safetensors, {}, {}};
+  // PROTO 2 or above and an opcode: a pickle that breaks early (the PK rules say how: an
+  // unknown opcode, an underflow, a protocol above 5). No opcode is 0, so a safetensors length
+  // below 2^16 (0x80 0x0N 0x00 ...) is not one.
+  if (prefix.size() >= 3 && static_cast<unsigned char>(prefix[0]) == pickle::op::PROTO &&
+      static_cast<unsigned char>(prefix[1]) >= 2 && prefix[2] != 0)
+    return Classification{Format::pickle, {}, {}};
+  // A header that begins where safetensors' does, after a length past the bound: ST1 says so.
+  if (small_length || header_brace) return Classification{Format::safetensors, {}, {}};
   if (!complete) return std::nullopt;
   return Classification{Format::unknown, describe_unknown(prefix), std::nullopt};
 }

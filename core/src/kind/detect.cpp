@@ -5,6 +5,7 @@
 #include "kind/auto_validator.hpp"
 #include "tensorgate/gguf.hpp"
 #include "tensorgate/pickle.hpp"
+#include "tensorgate/tar.hpp"
 #include "tensorgate/zip.hpp"
 
 namespace tensorgate {
@@ -16,6 +17,7 @@ std::optional<FormatChoice> parse_format_choice(std::string_view text) {
   if (text == "pickle") return FormatChoice::pickle;
   if (text == "zip") return FormatChoice::zip;
   if (text == "npy") return FormatChoice::npy;
+  if (text == "tar") return FormatChoice::tar;
   return std::nullopt;
 }
 
@@ -26,6 +28,7 @@ std::string_view format_choice_name(FormatChoice choice) {
     case FormatChoice::pickle: return "pickle";
     case FormatChoice::zip: return "zip";
     case FormatChoice::npy: return "npy";
+    case FormatChoice::tar: return "tar";
     case FormatChoice::auto_detect: break;
   }
   return "auto";
@@ -39,6 +42,7 @@ std::unique_ptr<Validator> make_validator(FormatChoice choice, std::string_view 
     case FormatChoice::pickle: return make_pickle_validator(limits, budget);
     case FormatChoice::zip: return make_zip_validator(limits, budget);
     case FormatChoice::npy: return make_npy_validator(limits, budget);
+    case FormatChoice::tar: return make_tar_validator(limits, budget);
     case FormatChoice::auto_detect: break;
   }
   return std::make_unique<detail::kind::AutoValidator>(std::string(name), limits, budget);

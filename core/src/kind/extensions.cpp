@@ -11,17 +11,24 @@ namespace {
 
 struct Extension {
   std::string_view ext;
-  Format formats[2];
+  Format formats[3];
   int count;
 };
 
-// torch.save writes zips since 1.6 and pickles before: .bin, .pt, .pth and .ckpt are either.
+// torch.save writes zips since 1.6, pickles before, and tars in its first releases: .bin, .pt,
+// .pth and .ckpt are any of them.
 constexpr Extension kExtensions[] = {
-    {".safetensors", {Format::safetensors}, 1}, {".gguf", {Format::gguf}, 1},
-    {".bin", {Format::zip, Format::pickle}, 2},  {".pt", {Format::zip, Format::pickle}, 2},
-    {".pth", {Format::zip, Format::pickle}, 2},  {".ckpt", {Format::zip, Format::pickle}, 2},
-    {".pkl", {Format::pickle}, 1},               {".pickle", {Format::pickle}, 1},
-    {".npy", {Format::npy}, 1},                  {".npz", {Format::zip}, 1},
+    {".safetensors", {Format::safetensors}, 1},
+    {".gguf", {Format::gguf}, 1},
+    {".bin", {Format::zip, Format::pickle, Format::tar}, 3},
+    {".pt", {Format::zip, Format::pickle, Format::tar}, 3},
+    {".pth", {Format::zip, Format::pickle, Format::tar}, 3},
+    {".ckpt", {Format::zip, Format::pickle, Format::tar}, 3},
+    {".pkl", {Format::pickle}, 1},
+    {".pickle", {Format::pickle}, 1},
+    {".npy", {Format::npy}, 1},
+    {".npz", {Format::zip}, 1},
+    {".tar", {Format::tar}, 1},
 };
 
 const Extension* extension_of(std::string_view name) {

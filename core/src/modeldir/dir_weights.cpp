@@ -19,7 +19,7 @@ bool is_gguf(Format f) { return f == Format::gguf; }
 
 bool is_torch_format(Format f) { return f == Format::pickle || f == Format::zip; }
 bool is_model_format(Format f) {
-  return f == Format::safetensors || f == Format::gguf || f == Format::pickle || f == Format::zip || f == Format::npy;
+  return f == Format::safetensors || f == Format::gguf || f == Format::pickle || f == Format::zip || f == Format::npy || f == Format::tar;
 }
 
 // A safetensors model needs its config; a directory of GGUF files or of torch checkpoints only

@@ -37,7 +37,7 @@ const boost::json::array* pickle_tensors(const boost::json::object& summary, con
 }
 
 std::optional<Format> format_named(std::string_view text) {
-  for (Format f : {Format::safetensors, Format::gguf, Format::pickle, Format::zip, Format::npy, Format::lfs_pointer,
+  for (Format f : {Format::safetensors, Format::gguf, Format::pickle, Format::zip, Format::npy, Format::tar, Format::lfs_pointer,
                    Format::empty, Format::unknown})
     if (format_name(f) == text) return f;
   return std::nullopt;

@@ -8,6 +8,12 @@ namespace {
 
 constexpr unsigned kMaxDepth = 32;  // structured dtypes nest; real ones two or three deep
 
+}  // namespace
+
+bool names_object(std::string_view d);
+
+namespace {
+
 class Lexer {
  public:
   explicit Lexer(std::string_view s) : s_(s) {}
@@ -46,28 +52,59 @@ class Lexer {
     if (i_ == start) return std::nullopt;
     return s_.substr(start, i_ - start);
   }
-  // Skips one literal (a string, number, name, or a list/tuple of them) without recursion.
-  bool skip_value() {
+  // Reads a descr that is not a plain string, as numpy.lib.format.descr_to_dtype reads it,
+  // without recursion: a string is a dtype, a tuple (dtype, shape) a subarray, a list of
+  // (name, dtype[, shape]) fields a structure; names, titles and shapes are not dtypes. Sets
+  // `object` when any dtype in it is an object: dtype.hasobject, so numpy.load unpickles the data.
+  bool walk_descr(bool& object) {
+    enum class Role : std::uint8_t { dtype, fields, field, subarray, other };
+    struct Frame {
+      Role role;
+      unsigned index;
+      char close;
+    };
+    Frame stack[kMaxDepth];
     unsigned depth = 0;
+    const auto role_of_next = [&]() {
+      if (depth == 0) return Role::dtype;
+      const Frame& f = stack[depth - 1];
+      switch (f.role) {
+        case Role::fields: return Role::field;
+        case Role::field: return f.index == 1 ? Role::dtype : Role::other;
+        case Role::subarray: return f.index == 0 ? Role::dtype : Role::other;
+        default: return Role::other;
+      }
+    };
     do {
       space();
       if (i_ >= s_.size()) return false;
       const char c = s_[i_];
       if (c == '[' || c == '(') {
-        if (++depth > kMaxDepth) return false;
+        if (depth == kMaxDepth) return false;
+        const Role r = role_of_next();
+        Role inner = Role::other;
+        if (r == Role::dtype) inner = c == '[' ? Role::fields : Role::subarray;
+        if (r == Role::field) inner = Role::field;  // a tuple or a list: Python unpacks either
+        stack[depth++] = Frame{inner, 0, c == '[' ? ']' : ')'};
         ++i_;
         continue;
       }
       if (c == ']' || c == ')') {
-        if (depth == 0) return false;
+        if (depth == 0 || stack[depth - 1].close != c) return false;
         --depth;
         ++i_;
       } else if (c == '\'' || c == '"') {
-        if (!string()) return false;
+        const Role r = role_of_next();
+        const auto text = string();
+        if (!text) return false;
+        if (r == Role::dtype && names_object(*text)) object = true;
       } else if (!word()) {
         return false;
       }
-      if (depth) eat(',');
+      if (depth) {
+        if (!eat(',') && !peek(stack[depth - 1].close)) return false;
+        ++stack[depth - 1].index;
+      }
     } while (depth > 0);
     return true;
   }
@@ -92,6 +129,12 @@ std::optional<std::uint64_t> to_u64(std::string_view w) {
 }
 
 }  // namespace
+
+// NumPy's spellings of the object dtype: "O" with an optional byte order and size, "object".
+bool names_object(std::string_view d) {
+  if (!d.empty() && (d[0] == '<' || d[0] == '>' || d[0] == '|' || d[0] == '=')) d.remove_prefix(1);
+  return d.starts_with('O') || d.starts_with("object");
+}
 
 DtypeSize npy_dtype_size(std::string_view d) {
   if (!d.empty() && (d[0] == '<' || d[0] == '>' || d[0] == '|' || d[0] == '=')) d.remove_prefix(1);
@@ -120,10 +163,10 @@ HeaderResult parse_npy_header(std::string_view text) {
     if (!key || !lx.eat(':')) return {std::nullopt, "the header dict has a malformed key"};
     if (*key == "descr" && !have_descr) {
       have_descr = true;
-      if (lx.peek('[')) {
+      if (lx.peek('[') || lx.peek('(')) {
         h.structured = true;
-        h.descr = "[structured]";
-        if (!lx.skip_value()) return {std::nullopt, "descr is a malformed structured dtype"};
+        h.descr = lx.peek('[') ? "[structured]" : "(subarray)";
+        if (!lx.walk_descr(h.object)) return {std::nullopt, "descr is a malformed structured dtype"};
       } else {
         const auto d = lx.string();
         if (!d) return {std::nullopt, "descr is not a dtype string"};

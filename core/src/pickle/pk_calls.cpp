@@ -141,7 +141,7 @@ Value Scanner::rebuild_tensor(std::string_view fn, const Value& args) {
   const Value object{Kind::object};
   const Value* items = m_.tuple_items(args);
   const std::size_t n = m_.tuple_size(args);
-  if (args.kind != Kind::tuple || !items || n < 4 || tensor_infos_.size() >= limits_.max_tensors) return object;
+  if (args.kind != Kind::tuple || !items || n < 4) return object;
   TensorInfo t;
   if (items[0].kind == Kind::persistent && items[0].ref != kNoRef) {
     t.storage = items[0].ref;
@@ -163,6 +163,13 @@ Value Scanner::rebuild_tensor(std::string_view fn, const Value& args) {
     if (dims[i].kind != Kind::integer || (dims[i].flags & kBig)) return object;
     t.shape.push_back(dims[i].num);
   }
+  if (tensor_infos_.size() >= limits_.max_tensors) {
+    // Past the list's bound only its size is kept, in the value itself (flags: the element
+    // size, at most 16; num: the parameters): the totals still count it.
+    std::uint64_t parameters = 1;
+    for (const std::uint64_t d : t.shape) parameters = saturating_mul(parameters, d);
+    return Value{Kind::tensor, static_cast<std::uint8_t>(t.dtype_bytes), kNoRef, parameters};
+  }
   t.contiguous = row_major(t.shape, items[3]);
   if (t.dtype.empty()) t.dtype = "unknown";
   const Value v{Kind::tensor, 0, static_cast<std::uint32_t>(tensor_infos_.size()), 0};
@@ -173,9 +180,15 @@ Value Scanner::rebuild_tensor(std::string_view fn, const Value& args) {
 }
 
 void Scanner::note_dict_item(const Value& key, const Value& value) {
-  if (value.kind != Kind::tensor || value.ref == kNoRef) return;
+  if (value.kind != Kind::tensor) return;
   const auto name = m_.text(key);
   if (!name) return;
+  if (value.ref == kNoRef) {  // past the bound of tensors rebuilt (rebuild_tensor)
+    tensor_parameters_ = saturating_add(tensor_parameters_, value.num);
+    tensor_bytes_ = saturating_add(tensor_bytes_, saturating_mul(value.num, value.flags));
+    ++tensors_dropped_;
+    return;
+  }
   const TensorInfo& t = tensor_infos_[value.ref];
   std::uint64_t parameters = 1;
   for (const std::uint64_t d : t.shape) parameters = saturating_mul(parameters, d);

@@ -56,6 +56,8 @@ bool identifier_path(std::string_view s) {
 
 Value Scanner::import_global(std::string_view module, std::string_view name, std::string_view how) {
   ++globals_seen_;
+  if (module == "torch")
+    if (const auto d = torch_storage_dtype(name)) storage_class_bytes_ = d->bytes;
   if (identifier_path(module) && identifier_path(name)) {
     if (importable_++ == 0) first_importable_ = std::string(module) + "." + std::string(name);
   }

@@ -72,6 +72,7 @@ void Scanner::on_stop() {
 std::size_t Scanner::take_between(const unsigned char* p, std::size_t) {
   if (op_info(p[0]).known()) {
     state_ = St::opcode;
+    storage_class_bytes_ = 0;  // a new pickle
     return 0;
   }
   static constexpr char kHex[] = "0123456789abcdef";

@@ -53,6 +53,20 @@ void Scanner::feed(const unsigned char* p, std::size_t n) {
   }
 }
 
+std::size_t Scanner::feed_to_stop(const unsigned char* p, std::size_t n) {
+  std::size_t used = 0;
+  if (state_ == St::between && n > 0) used += take_between(p, n);  // the next pickle begins here
+  while (used < n && (state_ == St::opcode || state_ == St::fixed || state_ == St::payload || state_ == St::line)) {
+    used += step(p + used, n - used);
+    if (!covered()) break;
+  }
+  if (state_ == St::stopped || state_ == St::counting) {  // nothing more is read: the rest is only counted
+    feed(p + used, n - used);
+    return n;
+  }
+  return used;
+}
+
 std::size_t Scanner::step(const unsigned char* p, std::size_t n) {
   switch (state_) {
     case St::opcode: return take_opcodes(p, n);

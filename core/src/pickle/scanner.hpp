@@ -48,6 +48,10 @@ class Scanner {
   Scanner& operator=(const Scanner&) = delete;
 
   void feed(const unsigned char* p, std::size_t n);
+  // Feeds bytes up to and including the next STOP, or all of them: the owner of a stream that
+  // interleaves pickles with raw bytes (torch's legacy tar members) reads what follows a pickle
+  // itself and tells the scanner with skip(). Returns the bytes taken.
+  std::size_t feed_to_stop(const unsigned char* p, std::size_t n);
   void finish();  // the stream has ended: truncation and a missing STOP become findings
   // Bytes the owner did not feed because the scanner only counts (counting() or stopped()).
   void skip(std::uint64_t n) {
@@ -63,6 +67,7 @@ class Scanner {
   const std::optional<Aborted>& aborted() const { return aborted_; }
   std::uint64_t position() const { return pos_; }
   std::uint64_t globals_seen() const { return globals_seen_; }
+  std::uint64_t pickles_ended() const { return pickles_; }  // STOPs run
   // What a copy of summary() holds on the heap (pickle/summary_bytes.hpp), before it is made.
   std::size_t summary_heap_bytes() const;
   // Charges a copy of summary() about to be made (a report's, which lives as long as this
@@ -73,6 +78,9 @@ class Scanner {
   // the polyglot probe counts these, not stray text read as GLOBAL lines.
   std::uint64_t importable_globals() const { return importable_; }
   const std::string& first_importable() const { return first_importable_; }
+  // The element size of the torch.<Type>Storage class the pickle being read, or the one that
+  // just ended, imported last; 0 when it imported none.
+  std::uint32_t storage_class_bytes() const { return storage_class_bytes_; }
   PickleSummary summary() const;
 
  private:
@@ -194,6 +202,7 @@ class Scanner {
   std::uint64_t globals_seen_ = 0;  // imports of any global
   std::uint64_t importable_ = 0;
   std::string first_importable_;
+  std::uint32_t storage_class_bytes_ = 0;
 
   // Tensors and storages the pickle shows.
   struct TensorInfo {

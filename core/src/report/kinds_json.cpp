@@ -1,4 +1,4 @@
-// The summaries of zips, .npy files, LFS pointers and unknown content, and the dispatch for
+// The summaries of zips, tars, .npy files, LFS pointers and unknown content, and the dispatch for
 // every kind beyond safetensors and GGUF.
 #include "report/kinds_json.hpp"
 
@@ -82,6 +82,24 @@ Steps write_pytorch_archive(StepContext& c, const ZipSummary& s) {
 
 }  // namespace
 
+// "pickles" and "pickles_not_listed": the pickles inside an archive (a zip's entries, a tar's members).
+Steps write_archive_pickles(StepContext& c, const std::vector<ZipPickle>& pickles, std::uint64_t not_listed,
+                            const ReportOptions& options) {
+  JsonWriter& w = c.w;
+  w.key("pickles");
+  w.begin_array();
+  for (const ZipPickle& p : pickles) {
+    w.begin_object();
+    w.field("entry", p.entry);
+    w.field("valid", p.valid);
+    w.key("summary");
+    co_await write_pickle_summary(c, p.summary, options);
+    w.end_object();
+  }
+  w.end_array();
+  w.field("pickles_not_listed", not_listed);
+}
+
 Steps write_zip_summary(StepContext& c, const ZipSummary& s, const ReportOptions& options) {
   JsonWriter& w = c.w;
   w.begin_object();
@@ -91,18 +109,7 @@ Steps write_zip_summary(StepContext& c, const ZipSummary& s, const ReportOptions
   w.field("central_directory_offset", s.central_directory_offset);
   co_await write_zip_entry_list(c, s);
   co_await write_pytorch_archive(c, s);
-  w.key("pickles");
-  w.begin_array();
-  for (const ZipPickle& p : s.pickles) {
-    w.begin_object();
-    w.field("entry", p.entry);
-    w.field("valid", p.valid);
-    w.key("summary");
-    co_await write_pickle_summary(c, p.summary, options);
-    w.end_object();
-  }
-  w.end_array();
-  w.field("pickles_not_listed", s.pickles_not_listed);
+  co_await write_archive_pickles(c, s.pickles, s.pickles_not_listed, options);
   w.key("arrays");
   w.begin_array();
   for (const NpySummary& a : s.arrays) co_await write_npy_summary(c, a, options);
@@ -110,7 +117,36 @@ Steps write_zip_summary(StepContext& c, const ZipSummary& s, const ReportOptions
   w.end_object();
 }
 
-bool has_kind_summary(const Report& r) { return r.pickle || r.zip || r.npy || r.lfs_pointer || r.looks_like; }
+Steps write_tar_summary(StepContext& c, const TarSummary& s, const ReportOptions& options) {
+  JsonWriter& w = c.w;
+  w.begin_object();
+  w.field("kind", "tar");
+  w.field("members", s.members);
+  w.field("torch_legacy", s.torch_legacy);
+  w.key("member_list");
+  w.begin_array();
+  for (const TarMemberInfo& m : s.member_list) {
+    w.begin_object();
+    w.field("name", m.name);
+    w.field("type", m.type);
+    w.field("offset", m.offset);
+    w.field("size", m.size);
+    w.field("content", m.content);
+    w.end_object();
+    co_await c.pause();
+  }
+  w.end_array();
+  w.field("members_not_listed", s.members_not_listed);
+  co_await write_archive_pickles(c, s.pickles, s.pickles_not_listed, options);
+  w.key("arrays");
+  w.begin_array();
+  for (const NpySummary& a : s.arrays) co_await write_npy_summary(c, a, options);
+  w.end_array();
+  w.field("trailing_bytes", s.trailing_bytes);
+  w.end_object();
+}
+
+bool has_kind_summary(const Report& r) { return r.pickle || r.zip || r.npy || r.tar || r.lfs_pointer || r.looks_like; }
 
 Steps write_kind_summary(StepContext& c, const Report& r, const ReportOptions& options) {
   JsonWriter& w = c.w;
@@ -120,6 +156,8 @@ Steps write_kind_summary(StepContext& c, const Report& r, const ReportOptions& o
     co_await write_zip_summary(c, *r.zip, options);
   } else if (r.npy) {
     co_await write_npy_summary(c, *r.npy, options);
+  } else if (r.tar) {
+    co_await write_tar_summary(c, *r.tar, options);
   } else if (r.lfs_pointer) {
     w.begin_object();
     w.field("kind", "lfs-pointer");

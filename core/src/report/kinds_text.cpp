@@ -46,6 +46,13 @@ std::string kind_facts(const Report& r) {
     if (!z.arrays.empty()) line += ", " + count(z.arrays.size(), "array");
     return line;
   }
+  if (r.tar) {
+    const TarSummary& t = *r.tar;
+    std::string line = ", " + count(t.members, "member");
+    if (t.torch_legacy) line += ", torch.load's legacy tar layout";
+    if (!t.pickles.empty()) line += ", " + count(t.pickles.size() + t.pickles_not_listed, "pickle");
+    return line;
+  }
   if (r.npy) {
     std::string shape;
     for (const std::uint64_t d : r.npy->shape) shape += (shape.empty() ? "" : ", ") + std::to_string(d);

@@ -4,7 +4,7 @@
 //   -> central directory -> [zip64 end record, locator] -> end record [-> comment]
 // and at the end the central directory (what loaders read) is checked against the local
 // headers (what the walk streamed). Each entry's bytes go to its content's scanner
-// (entry_content.hpp); a PyTorch archive's data.pkl says where each storage ends, so the walk
+// (members/member_content.hpp); a PyTorch archive's data.pkl says where each storage ends, so the walk
 // looks for those storages' data descriptors in one place instead of every byte.
 #include <boost/unordered/unordered_flat_map.hpp>
 #include <boost/unordered/unordered_flat_set.hpp>
@@ -17,7 +17,7 @@
 #include "common/seeded_hash.hpp"
 #include "pickle/machine.hpp"
 #include "zip/descriptor_search.hpp"
-#include "zip/entry_content.hpp"
+#include "members/member_content.hpp"
 #include "zip/inflater.hpp"
 #include "tensorgate/validator.hpp"
 #include "tensorgate/zip.hpp"
@@ -38,7 +38,7 @@ struct LocalEntry {
   std::uint64_t compressed = 0, uncompressed = 0;  // as the walk found them
   bool zip64 = false;            // the local header has a zip64 extra field
   bool listed = false;           // a central-directory entry points at it
-  Content content = Content::data;
+  members::Content content = members::Content::data;
 };
 
 // A central-directory record's fields, its zip64 values read (zp_central.cpp).
@@ -104,6 +104,7 @@ class ZipWalker final : public Validator {
   std::size_t take_search(const unsigned char* p, std::size_t n);
   std::size_t take_deflate(const unsigned char* p, std::size_t n);
   void inflated_past_a_bound();
+  void on_bomb(const std::string& what);
   void settle_inflate_step(const Inflater::Step& st, std::size_t input);
   std::size_t take_descriptor(const unsigned char* p, std::size_t n);
   void end_data();
@@ -160,7 +161,7 @@ class ZipWalker final : public Validator {
   Inflater inflater_;
   bool inflate_failed_ = false;
   bool entry_over_ = false;        // the entry decompressed past Limits::zip.max_entry_bytes
-  EntryContent content_;
+  members::MemberContent content_;
   std::uint64_t inflated_total_ = 0;
   std::string desc_;               // a deflated entry's data descriptor being gathered
   std::size_t desc_need_ = 0;
@@ -169,6 +170,7 @@ class ZipWalker final : public Validator {
   bool in_central_ = false;
   std::uint64_t central_start_ = 0, central_records_ = 0, central_bytes_ = 0;
   boost::unordered_flat_set<std::string, NameHash> central_names_;
+  boost::unordered_flat_set<std::string, NameHash> central_folded_;  // a PyTorch archive's names, case folded
   std::optional<std::uint64_t> zip64_end_at_;
   struct EndCounts {
     std::uint64_t entries = 0, cd_size = 0, cd_offset = 0;

@@ -5,6 +5,7 @@
 
 #include "common/printable.hpp"
 #include "zip/records.hpp"
+#include "common/ascii_case.hpp"
 #include "zip/walker.hpp"
 
 namespace tensorgate::detail::zip {
@@ -96,9 +97,14 @@ void ZipWalker::on_central() {
     add(Rule::zp_record, quoted(r.name, 80) + " is on disk " + std::to_string(r.disk) + ": split archives are not read", rec_pos_);
   if (r.flags & (kEncrypted | kStrongEncryption | kCentralEncrypted))
     add(Rule::zp_encrypted, "the central directory marks " + quoted(r.name, 80) + " encrypted (PyTorch refuses it)", rec_pos_);
-  if (!central_names_.emplace(r.name).second)
+  if (!central_names_.emplace(r.name).second) {
     add(Rule::zp_duplicate_name, "two entries are named " + quoted(r.name, 80) + ": which one a loader takes depends on the loader",
         rec_pos_);
+  } else if (archive_ && charge(n + 48) && !central_folded_.emplace(folded(r.name)).second) {
+    add(Rule::zp_duplicate_name, "two entries of this PyTorch archive are named " + quoted(r.name, 80) +
+                                     " but for case: PyTorch's reader compares names without case and may take either",
+        rec_pos_);
+  }
   const auto it = local_at_.find(r.offset);
   if (it == local_at_.end()) {
     check_name(r.name, rec_pos_, "the central directory");

@@ -5,6 +5,7 @@
 
 #include "common/printable.hpp"
 #include "pickle/summary_bytes.hpp"
+#include "common/ascii_case.hpp"
 #include "zip/walker.hpp"
 
 namespace tensorgate {
@@ -25,7 +26,8 @@ std::string_view record_name(int rec) {
 void ZipWalker::note_data_pkl(const LocalEntry& e) {
   const std::string_view name = name_of(e);
   const std::size_t slash = name.find('/');
-  const bool top = name == "data.pkl" || (slash != std::string_view::npos && name.substr(slash + 1) == "data.pkl");
+  const bool top = same_name_nocase(name, "data.pkl") ||
+                   (slash != std::string_view::npos && same_name_nocase(name.substr(slash + 1), "data.pkl"));
   if (!top) return;
   ++data_pkls_;
   if (archive_ || slash == std::string_view::npos) return;
@@ -41,13 +43,13 @@ void ZipWalker::note_data_pkl(const LocalEntry& e) {
 
 void ZipWalker::check_pytorch_archive() {
   if (data_pkls_ > 1)
-    add(Rule::zp_ambiguous_archive, std::to_string(data_pkls_) + " entries are named data.pkl: two loaders can read two pickles", 0);
+    add(Rule::zp_ambiguous_archive, std::to_string(data_pkls_) + " entries are named data.pkl (compared without case, as PyTorch's reader finds it): two loaders can read two pickles", 0);
   if (!archive_) return;
   const std::string prefix = *archive_ + "/";
   std::uint64_t outside = 0;
   const LocalEntry* first = nullptr;
   for (const LocalEntry& e : locals_) {
-    if (name_of(e).starts_with(prefix)) continue;
+    if (starts_with_nocase(name_of(e), prefix)) continue;
     if (!first) first = &e;
     ++outside;
   }
@@ -109,7 +111,7 @@ ZipSummary ZipWalker::summary() const {
       continue;
     }
     s.entry_list.push_back(ZipEntryInfo{std::string(name_of(e).substr(0, 512)), e.method, e.offset, e.compressed, e.uncompressed,
-                                        e.content == Content::pickle ? "pickle" : e.content == Content::npy ? "npy" : "data"});
+                                        e.content == members::Content::pickle ? "pickle" : e.content == members::Content::npy ? "npy" : "data"});
   }
   s.pickles = pickles_;
   s.pickles_not_listed = pickles_not_listed_;

@@ -4,10 +4,16 @@
 #include <string>
 
 #include "common/printable.hpp"
+#include "common/saturating.hpp"
 #include "zip/records.hpp"
 #include "zip/walker.hpp"
 
 namespace tensorgate::detail::zip {
+namespace {
+
+constexpr std::uint64_t kBombSlice = 16 << 10;
+
+}  // namespace
 
 void ZipWalker::start_data() {
   state_ = St::data;
@@ -21,6 +27,10 @@ void ZipWalker::start_data() {
     inflater_.reset();
     inflate_failed_ = false;
     left_ = sizes_known_ ? declared_compressed_ : UINT64_MAX;
+    if (sizes_known_ && declared_uncompressed_ > limits_.zip.bomb_floor_bytes &&
+        declared_uncompressed_ > saturating_mul(limits_.zip.bomb_ratio, declared_compressed_))
+      on_bomb("records " + std::to_string(declared_uncompressed_) + " bytes from " + std::to_string(declared_compressed_) +
+              " compressed");
     return;
   }
   if (!stored) {
@@ -83,11 +93,17 @@ std::size_t ZipWalker::take_search(const unsigned char* p, std::size_t n) {
 }
 
 std::size_t ZipWalker::take_deflate(const unsigned char* p, std::size_t n) {
-  const std::size_t input = static_cast<std::size_t>(std::min<std::uint64_t>(n, left_));
+  // Compressed bytes go in by slices that end at multiples of kBombSlice: what a slice inflates
+  // to does not depend on how the input was chunked, so neither does ZP.bomb.
+  const std::uint64_t slice_end = (consumed_ / kBombSlice + 1) * kBombSlice;
+  const std::size_t input = static_cast<std::size_t>(std::min<std::uint64_t>({n, left_, slice_end - consumed_}));
   const std::uint64_t total_left = limits_.zip.max_inflated_bytes > inflated_total_ ? limits_.zip.max_inflated_bytes - inflated_total_ : 0;
   // The entry's bound first (an error), then the archive's total (a capacity limit).
   const std::uint64_t entry_left = entry_over_ ? UINT64_MAX : limits_.zip.max_entry_bytes + 1;
-  const std::uint64_t budget = std::min<std::uint64_t>(inflater_.produced() + total_left, entry_left);
+  // A zip bomb inflates the bytes up to the slice's end past this bound.
+  const std::uint64_t bomb_bound = std::max(limits_.zip.bomb_floor_bytes, saturating_mul(limits_.zip.bomb_ratio, slice_end));
+  const std::uint64_t bomb_left = entry_over_ ? UINT64_MAX : saturating_add(bomb_bound, 1);
+  const std::uint64_t budget = std::min({saturating_add(inflater_.produced(), total_left), entry_left, bomb_left});
   bool over = false;
   const std::uint64_t before = inflater_.produced();
   const Inflater::Step st = inflater_.feed(
@@ -100,9 +116,25 @@ std::size_t ZipWalker::take_deflate(const unsigned char* p, std::size_t n) {
   consumed_ += st.consumed;
   pos_ += st.consumed;
   if (sizes_known_) left_ -= st.consumed;
-  if (over) inflated_past_a_bound();
+  if (over && !entry_over_ && inflater_.produced() > bomb_bound)
+    on_bomb("inflates to more than " + std::to_string(bomb_bound) + " bytes from at most " + std::to_string(slice_end) +
+            " compressed");
+  else if (over) inflated_past_a_bound();
   else settle_inflate_step(st, input);
   return st.consumed;
+}
+
+// ZP.bomb: the rest is skipped by its recorded compressed size, or, without one (bit 3), the
+// walk stops, since only inflating finds where the entry ends.
+void ZipWalker::on_bomb(const std::string& what) {
+  const std::string message = quoted(name_of(cur_), 80) + " " + what + ": past " + std::to_string(limits_.zip.bomb_ratio) +
+                              ":1 and " + std::to_string(limits_.zip.bomb_floor_bytes) +
+                              " bytes, a zip bomb (Limits::zip.bomb_ratio, bomb_floor_bytes)";
+  if (!sizes_known_) return malformed(Rule::zp_bomb, message + "; its end cannot be found without inflating it", cur_.offset);
+  add(Rule::zp_bomb, message, cur_.offset);
+  entry_over_ = true;  // not inflated to its end: its CRC and sizes are not compared
+  mode_ = Mode::skip;
+  if (left_ == 0) end_data();
 }
 
 // The inflated bytes passed the archive's total (an abort) or the entry's bound (an error; the
@@ -222,7 +254,7 @@ void ZipWalker::entry_done() {
         cur_.offset);
   if (!entry_over_) check_entry_size(cur_);
   cur_.content = content_.content();
-  if (cur_.content == Content::pickle) {
+  if (cur_.content == members::Content::pickle) {
     if (pickles_.size() < 16) {
       // Every copy of a summary kept here is charged before it is made.
       if (!charge(sizeof(ZipPickle) + 512 + content_.pickle_summary_heap_bytes())) return;
@@ -231,7 +263,7 @@ void ZipWalker::entry_done() {
       ++pickles_not_listed_;
     }
     note_data_pkl(cur_);
-  } else if (cur_.content == Content::npy && arrays_.size() < 16) {
+  } else if (cur_.content == members::Content::npy && arrays_.size() < 16) {
     if (auto array = content_.npy_summary()) arrays_.push_back(std::move(*array));  // none: FK.npy-header
   }
   local_at_.emplace(cur_.offset, static_cast<std::uint32_t>(locals_.size()));
