@@ -130,9 +130,10 @@ void MemberContent::finish() {
   pickle_errors_ = findings_.error_count() - errors_before_;
 }
 
-// A stream without PROTO is a pickle when it ran to a STOP or imported a global before it
-// broke (the loader has run the import by then); otherwise its first opcodes were a
-// coincidence of data bytes, and it is data.
+// A stream without PROTO counts as a pickle once it touches a global (GLOBAL, STACK_GLOBAL,
+// INST, EXT): only through one can a pickle run code, and a loader has run it even if the stream
+// breaks later. A stream that never does was a coincidence of data bytes ("N." is a whole
+// pickle, and two bytes of an fp16 weight), or a pickle that can do nothing: data either way.
 void MemberContent::settle_tentative() {
   if (proven_pickle()) {
     std::uint64_t errors_listed = 0;
@@ -164,9 +165,7 @@ std::optional<NpySummary> MemberContent::npy_summary() const {
 
 // A stream not yet shown to be a pickle (settle_tentative) that reached a capacity limit is
 // data that ran as opcodes for a while (a run of NONE bytes), not a check left undone.
-bool MemberContent::proven_pickle() const {
-  return !tentative_ || pickle_->pickles_ended() > 0 || pickle_->importable_globals() > 0;
-}
+bool MemberContent::proven_pickle() const { return !tentative_ || pickle_->globals_seen() > 0; }
 
 std::optional<Aborted> MemberContent::aborted() const {
   if (pickle_ && pickle_->aborted() && proven_pickle()) return pickle_->aborted();

@@ -7,8 +7,7 @@
 // content": PROTO 2-5, or any opcode (protocols 0 and 1 have no PROTO), then, within the first
 // 512 bytes, a STOP or 16 opcodes without a fault (tensor data fails this within a few bytes).
 // Without PROTO the stream is judged tentatively, its findings kept apart, and it counts as a
-// pickle only once it reaches a STOP or imports a global (what a loader would have run); else
-// it was data. The CRC-32 is computed for the entries read as pickles or arrays and for
+// pickle only once it touches a global (the only way a pickle runs code); else it was data. The CRC-32 is computed for the entries read as pickles or arrays and for
 // deflated entries (never for raw tensor storages).
 #include <cstdint>
 #include <memory>

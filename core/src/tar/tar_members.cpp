@@ -89,17 +89,20 @@ void TarValidator::end_member() {
   ++members_;
   if (legacy_) {
     legacy_->finish();
-    if (pickles_.size() < kListedPickles)
+    if (pickles_.size() < kListedPickles && hold(legacy_->scanner().summary_heap_bytes()))
       pickles_.push_back(ZipPickle{cur_.name, findings_.error_count() == errors_before_, legacy_->scanner().summary()});
     else
       ++pickles_not_listed_;
+    keep_abort(legacy_->scanner().aborted());
     legacy_.reset();
   } else if (content_on_) {
     content_.finish();
+    keep_abort(content_.aborted());
+    content_on_ = false;
     const members::Content c = content_.content();
     cur_.content = c == members::Content::pickle ? "pickle" : c == members::Content::npy ? "npy" : "data";
     if (c == members::Content::pickle) {
-      if (pickles_.size() < kListedPickles)
+      if (pickles_.size() < kListedPickles && hold(content_.pickle_summary_heap_bytes()))
         pickles_.push_back(ZipPickle{cur_.name, content_.pickle_valid(), *content_.pickle_summary()});
       else
         ++pickles_not_listed_;
@@ -108,7 +111,7 @@ void TarValidator::end_member() {
     }
   }
   if (listed_.size() < kListedMembers) listed_.push_back(cur_);
-  state_ = padding_ ? St::padding : St::header;
+  if (state_ != St::stopped) state_ = padding_ ? St::padding : St::header;
 }
 
 std::uint64_t TarValidator::bytes_wanted() const {
@@ -123,8 +126,36 @@ Progress TarValidator::skip(std::uint64_t count) {
   return progress();
 }
 
+// The copies of pickle summaries kept for the report, charged to the shared budget before
+// they are made; a refusal ends the walk (tar-memory-budget).
+bool TarValidator::hold(std::size_t bytes) {
+  bytes += sizeof(ZipPickle) + 512;
+  if (budget_ && !budget_->try_acquire(bytes)) {
+    keep_abort(Aborted{"tar-memory-budget", "no memory left in the shared budget for the summary of a pickle member",
+                       AbortKind::memory_budget});
+    return false;
+  }
+  held_ += budget_ ? bytes : 0;
+  return true;
+}
+
+// A member scanner's capacity limit ends the walk, as the validator's own does.
+void TarValidator::keep_abort(const std::optional<Aborted>& a) {
+  if (!a || aborted_) return;
+  aborted_ = a;
+  state_ = St::stopped;
+}
+
+// This validator's own limit, or a member scanner's.
+std::optional<Aborted> TarValidator::aborted() const {
+  if (aborted_) return aborted_;
+  if (legacy_ && legacy_->scanner().aborted()) return legacy_->scanner().aborted();
+  if (content_on_) return content_.aborted();
+  return std::nullopt;
+}
+
 Progress TarValidator::progress() const {
-  if (aborted_ || content_.aborted()) return Progress::aborted;
+  if (aborted()) return Progress::aborted;
   if (findings_.has_errors()) return Progress::invalid;
   return Progress::need_more;
 }
@@ -159,7 +190,7 @@ Report TarValidator::report() const {
   r.findings = findings_.items();
   r.findings_dropped = findings_.dropped();
   r.bytes_seen = pos_;
-  r.aborted = aborted_ ? aborted_ : content_.aborted();
+  r.aborted = aborted();
   r.valid = !findings_.has_errors() && !r.aborted;
   r.tar = summary();
   return r;

@@ -8,6 +8,10 @@ namespace detail::tar {
 TarValidator::TarValidator(const Limits& limits, MemoryBudget* budget)
     : limits_(limits), budget_(budget), findings_(limits.max_findings), content_(limits_, findings_, budget, "member") {}
 
+TarValidator::~TarValidator() {
+  if (budget_ && held_) budget_->release(held_);
+}
+
 void TarValidator::malformed(Rule rule, std::string message, std::uint64_t at) {
   findings_.add(rule, std::move(message), at);
   state_ = St::stopped;
@@ -39,7 +43,7 @@ Progress TarValidator::feed(std::span<const std::byte> chunk) {
     }
     p += used;
     n -= used;
-    if (aborted_ || content_.aborted()) break;
+    if (aborted()) break;
   }
   return progress();
 }

@@ -25,6 +25,7 @@ namespace tensorgate::detail::tar {
 class TarValidator final : public Validator {
  public:
   TarValidator(const Limits& limits, MemoryBudget* budget);
+  ~TarValidator() override;
 
   void set_total_size(std::uint64_t) override {}
   Progress feed(std::span<const std::byte> chunk) override;
@@ -46,11 +47,15 @@ class TarValidator final : public Validator {
   void end_member();
   void malformed(Rule rule, std::string message, std::uint64_t at);  // and stop reading
   Progress progress() const;
+  std::optional<Aborted> aborted() const;
+  void keep_abort(const std::optional<Aborted>& a);
+  bool hold(std::size_t bytes);
   Report report() const;
   TarSummary summary() const;
 
   Limits limits_;
   MemoryBudget* budget_;
+  std::size_t held_ = 0;           // charged to budget_ for the summaries kept
   FindingList findings_;
   St state_ = St::header;
   std::uint64_t pos_ = 0;
