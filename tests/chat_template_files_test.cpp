@@ -28,6 +28,28 @@ TEST(ChatTemplateFiles, KindsByName) {
   EXPECT_FALSE(tensorgate::chat_template_file_kind("config.json"));
   EXPECT_FALSE(tensorgate::chat_template_file_kind(".jinja"));
   EXPECT_FALSE(tensorgate::chat_template_file_kind("model.safetensors"));
+  // Every *_config.json may carry a chat_template (processor_config.json does in older processors).
+  EXPECT_EQ(tensorgate::chat_template_file_kind("processor_config.json"), ChatTemplateFileKind::json);
+  EXPECT_EQ(tensorgate::chat_template_file_kind("foo_config.json"), ChatTemplateFileKind::json);
+  EXPECT_FALSE(tensorgate::chat_template_file_kind("_config.json"));
+  EXPECT_FALSE(tensorgate::chat_template_file_kind("config.json.bak"));
+  // Paths below a model directory: *.jinja at any depth, the JSON files only at the top.
+  EXPECT_EQ(tensorgate::chat_template_file_kind("additional_chat_templates/tool_use.jinja"), ChatTemplateFileKind::jinja);
+  EXPECT_FALSE(tensorgate::chat_template_file_kind("sub/tokenizer_config.json"));
+  EXPECT_FALSE(tensorgate::chat_template_file_kind("sub/.jinja"));
+}
+
+TEST(ChatTemplateFiles, ProcessorConfigJson) {
+  const std::string text = R"({"processor_class": "LlavaProcessor", "chat_template": "{{ xs|map(attribute=n)|list }}"})";
+  const auto r = tensorgate::check_chat_template_file("processor_config.json", ChatTemplateFileKind::json, text);
+  EXPECT_EQ(ct_ids(r.findings), "CT.computed-attribute");
+  EXPECT_FALSE(r.valid);
+  EXPECT_EQ(r.template_count, 1u);
+  const auto none = tensorgate::check_chat_template_file("generation_config.json", ChatTemplateFileKind::json,
+                                                         R"({"max_new_tokens": 16})");
+  EXPECT_TRUE(none.findings.empty());
+  EXPECT_TRUE(none.valid);
+  EXPECT_EQ(none.template_count, 0u);
 }
 
 TEST(ChatTemplateFiles, JinjaFileOffsetsAreFileOffsets) {

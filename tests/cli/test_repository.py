@@ -180,6 +180,24 @@ class RepositoryTest(unittest.TestCase):
         self.assertTrue(entries["tool_use.jinja"]["valid"])
         self.assertEqual(entries["tokenizer_config.json"]["summary"]["templates"], [{"name": "chat_template", "bytes": 25}])
 
+    def test_every_template_file_of_a_model_directory(self):
+        hostile = "{{ messages|map(attribute='xxclassxx'|replace('x', '_'))|list }}"
+        d = self.model_dir("template_files", {
+            "processor_config.json": json.dumps({"processor_class": "X", "chat_template": hostile}),
+            "foo_config.json": json.dumps({"chat_template": "{{ '{0.x}'.format(y) }}"}),
+            "generation_config.json": json.dumps({"max_new_tokens": 16}),
+        })
+        os.makedirs(os.path.join(d, "additional_chat_templates"), exist_ok=True)
+        with open(os.path.join(d, "additional_chat_templates", "tool_use.jinja"), "w", encoding="utf-8") as f:
+            f.write("{{ x|attr(name) }}")
+        code, doc = self.check_json(d)
+        self.assertEqual(code, 1)
+        self.assertEqual(len(doc["files"]), 2, "the model file and the directory: the nested template is the directory's")
+        directory = doc["files"][-1]
+        self.assertEqual(sorted(ids(directory, "error", "CT")), ["CT.attr-filter", "CT.computed-attribute", "CT.str-format"])
+        files = sorted({t["file"] for t in directory["summary"]["chat_templates"]})
+        self.assertEqual(files, ["additional_chat_templates/tool_use.jinja", "foo_config.json", "processor_config.json"])
+
     def test_sarif_and_text(self):
         d = self.model_dir("sarif", {"chat_template.jinja": "{{ lipsum.__globals__ }}"})
         shards = os.path.join(self.cases, "split", "one_based_split_no")
