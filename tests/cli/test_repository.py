@@ -127,7 +127,7 @@ class RepositoryTest(unittest.TestCase):
 
     def test_chat_templates_wherever_they_are(self):
         cases = expected_templates()
-        self.assertGreaterEqual(len(cases), 40)
+        self.assertGreaterEqual(len(cases), 150)
         errors = error_rules()
         for path, want in cases:
             with open(os.path.join(TEMPLATES, path), encoding="utf-8", newline="") as f:
@@ -179,6 +179,15 @@ class RepositoryTest(unittest.TestCase):
         self.assertEqual(ids(entries["tokenizer_config.json"]), ["CT.python-internals"])
         self.assertTrue(entries["tool_use.jinja"]["valid"])
         self.assertEqual(entries["tokenizer_config.json"]["summary"]["templates"], [{"name": "chat_template", "bytes": 25}])
+
+    def test_default_deny_passes_real_templates_and_fails_hostile_ones(self):
+        # --fail-on warning: every real template of tests/data/chat_templates/real/ has no finding.
+        self.assertEqual(run("check", "--fail-on", "warning", os.path.join(TEMPLATES, "real")).returncode, 0)
+        self.assertEqual(run("check", "--fail-on", "warning", os.path.join(TEMPLATES, "hostile")).returncode, 1)
+        code, doc = self.check_json(os.path.join(TEMPLATES, "real"))
+        self.assertEqual(code, 0)
+        self.assertGreaterEqual(len(doc["files"]), 100)
+        self.assertEqual([e["path"] for e in doc["files"] if e["findings"]], [])
 
     def test_every_template_file_of_a_model_directory(self):
         hostile = "{{ messages|map(attribute='xxclassxx'|replace('x', '_'))|list }}"
