@@ -5,12 +5,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <string>
 
 #include "check_runner.hpp"
 #include "command_line.hpp"
 #include "entry_list.hpp"
 #include "network.hpp"
 #include "remote_flags.hpp"
+#include "tensorgate/chat_template.hpp"
 #include "report_output.hpp"
 #include "tensorgate/report_writers.hpp"
 
@@ -44,7 +46,10 @@ const char* const kUsage =
     "                        [--connect-timeout S] [--read-timeout S] [--retries N]\n"
     "                        PATH|URL...\n"
     "Validates model files: safetensors, GGUF, pickles and PyTorch checkpoints, zips, NumPy .npy,\n"
-    "and chat templates (*.jinja, tokenizer_config.json, chat_template.json).\n"
+    "and chat templates (";
+// The files that hold chat templates (tensorgate/chat_template.hpp) go here.
+const char* const kUsageRest =
+    ").\n"
     "A directory is walked and every regular file looked at: model files are checked, a model\n"
     "directory as a whole; GGUF shards given together are also checked as a split set; - reads\n"
     "standard input. --input-format auto (the default) lets the content decide (a name that says\n"
@@ -61,6 +66,11 @@ const char* const kUsage =
     "3 nothing checkable found;\n"
     "--fail-on none: 0 once the report is written (a scan whose report is the result).\n";
 
+const char* usage() {
+  static const std::string text = kUsage + std::string(kChatTemplateFiles) + kUsageRest;
+  return text.c_str();
+}
+
 void parse(const std::vector<std::string>& args, CheckOptions& o) {
   OptionTable named;
   named.add("fail-on", &o.fail_on)
@@ -74,7 +84,7 @@ void parse(const std::vector<std::string>& args, CheckOptions& o) {
       .add("no-progress", &o.no_progress);
   add_output_options(named, o.output);
   add_remote_flags(named, o.remote);
-  o.paths = parse_command_line(args, named, kUsage);
+  o.paths = parse_command_line(args, named, usage());
   check_output_options(o.output);
   if (o.fail_on != "error" && o.fail_on != "warning" && o.fail_on != "none")
     throw UsageError("--fail-on must be error, warning or none");
@@ -133,7 +143,7 @@ int run_check(const std::vector<std::string>& args) {
     if (!o.shard.empty()) entries = select_shard(entries, *parse_shard(o.shard));
     apply_remote_flags(o.remote, entries, settings);
   } catch (const UsageError& e) {
-    return refuse_command_line("check", e, kUsage);
+    return refuse_command_line("check", e, usage());
   }
   settings.format = *parse_format_choice(o.input_format);
   settings.jobs = o.jobs;

@@ -32,37 +32,76 @@ Listing list(const fs::path& dir, std::error_code& ec) {
   return l;
 }
 
-// Depth-first with an explicit stack (a deep tree costs memory, not stack frames).
+// What each file is by its content; whether the files make a model directory.
+std::vector<ListedFile> listed_kinds(const std::vector<fs::path>& files) {
+  std::vector<ListedFile> listed;
+  for (const auto& f : files) {
+    const auto kind = sniff_file(f);
+    listed.push_back({f.filename().string(), kind ? kind->format : Format::unknown});
+  }
+  return listed;
+}
+
+bool is_nested_template(const ListedFile& f) {
+  return template_file_kind(f.name, f.format) == ChatTemplateFileKind::jinja;
+}
+
+// Depth-first with an explicit stack (a deep tree costs memory, not stack frames). Below a
+// model directory, *.jinja files are its own (nested_template_files): only a nested model
+// directory's, and other files of model formats, become items of their own.
 void walk(const fs::path& root, ExpandedInputs& out) {
-  std::vector<fs::path> pending{root};
+  struct Pending {
+    fs::path dir;
+    bool in_model;  // below a model directory
+  };
+  std::vector<Pending> pending{{root, false}};
   while (!pending.empty()) {
-    const fs::path dir = pending.back();
+    const Pending p = pending.back();
     pending.pop_back();
     std::error_code ec;
-    Listing l = list(dir, ec);
+    Listing l = list(p.dir, ec);
     if (ec) {
-      out.push_back({dir.string(), "cannot walk the directory: " + ec.message()});
+      out.push_back({p.dir.string(), "cannot walk the directory: " + ec.message()});
       continue;
     }
     // Every regular file by its content: a model directory is checked as one item, elsewhere
     // each model file (or file under a weight's name) and chat template file on its own.
-    std::vector<ListedFile> listed;
-    for (const auto& f : l.files) {
-      const auto kind = sniff_file(f);
-      listed.push_back({f.filename().string(), kind ? kind->format : Format::unknown});
-    }
-    if (is_model_directory(listed)) {
-      out.push_back({dir.string(), std::nullopt, true});
+    const std::vector<ListedFile> listed = listed_kinds(l.files);
+    const bool model = is_model_directory(listed);
+    if (model) {
+      out.push_back({p.dir.string(), std::nullopt, true});
     } else {
-      for (std::size_t i = 0; i < l.files.size(); ++i)
+      for (std::size_t i = 0; i < l.files.size(); ++i) {
+        if (p.in_model && is_nested_template(listed[i])) continue;
         if (is_checked_file(listed[i].name, listed[i].format) || template_file_kind(listed[i].name, listed[i].format))
           out.push_back({l.files[i].string(), std::nullopt});
+      }
     }
-    for (auto it = l.dirs.rbegin(); it != l.dirs.rend(); ++it) pending.push_back(*it);
+    for (auto it = l.dirs.rbegin(); it != l.dirs.rend(); ++it) pending.push_back({*it, p.in_model || model});
   }
 }
 
 }  // namespace
+
+std::vector<std::string> nested_template_files(const std::string& dir) {
+  std::vector<std::string> out;
+  std::vector<std::string> pending{""};  // relative to `dir`
+  while (!pending.empty()) {
+    const std::string rel = pending.back();
+    pending.pop_back();
+    std::error_code ec;
+    Listing l = list(fs::path(dir) / rel, ec);
+    if (ec) continue;  // the walk reports it
+    const std::vector<ListedFile> listed = listed_kinds(l.files);
+    if (!rel.empty()) {
+      if (is_model_directory(listed)) continue;  // checked as a model directory of its own
+      for (const ListedFile& f : listed)
+        if (is_nested_template(f)) out.push_back(rel + f.name);
+    }
+    for (auto it = l.dirs.rbegin(); it != l.dirs.rend(); ++it) pending.push_back(rel + it->filename().string() + "/");
+  }
+  return out;
+}
 
 ExpandedInputs expand_inputs(const std::vector<std::string>& paths) {
   ExpandedInputs out;

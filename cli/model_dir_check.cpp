@@ -7,6 +7,7 @@
 #include "file_check.hpp"
 #include "file_kind.hpp"
 #include "file_source.hpp"
+#include "inputs.hpp"
 #include "template_check.hpp"
 
 namespace tensorgate::cli {
@@ -62,6 +63,12 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
     CheckedFile checked = check_file(p.string(), limits, format, budget);
     add_weights(md, name, checked, kind.format);
     out.push_back(std::move(checked));
+  }
+  for (const std::string& rel : nested_template_files(dir)) {
+    std::string error;
+    const std::string path = (fs::path(dir) / rel).string();
+    if (auto r = read_template_file(path, rel, ChatTemplateFileKind::jinja, limits, error)) md.chat_templates.push_back(std::move(*r));
+    else out.push_back(CheckedFile{path, std::nullopt, error});
   }
   CheckedFile directory{dir, std::nullopt, std::nullopt, tensorgate::check_model_directory(md, limits)};
   out.push_back(std::move(directory));

@@ -9,7 +9,8 @@
 namespace tensorgate::cli {
 
 // Checks a model directory: looks at every regular file, validates each model file (appended to
-// `out` as "<dir>/<file>"; see is_checked_file), judges its chat template files, lists the
+// `out` as "<dir>/<file>"; see is_checked_file), judges its chat template files (those at the
+// top and the *.jinja files of its subdirectories: nested_template_files), lists the
 // others in the directory summary as no weights, then checks the files together (appended as
 // "<dir>"). Only files the directory listing holds are opened; names in the index are never
 // used as paths.

@@ -1,6 +1,6 @@
 #pragma once
-// Chat template files (family CT): *.jinja, tokenizer_config.json, chat_template.json. A .jinja
-// file streams through the lexer in 1 MiB reads; a JSON file is read up to
+// Chat template files (family CT; the kinds chat_template_file_kind() names). A .jinja file
+// streams through the lexer in 1 MiB reads; a JSON file is read up to
 // Limits::directory.max_json_bytes (one byte more tells it is larger).
 #include <optional>
 #include <string>

@@ -28,6 +28,28 @@ TEST(ChatTemplateFiles, KindsByName) {
   EXPECT_FALSE(tensorgate::chat_template_file_kind("config.json"));
   EXPECT_FALSE(tensorgate::chat_template_file_kind(".jinja"));
   EXPECT_FALSE(tensorgate::chat_template_file_kind("model.safetensors"));
+  // Every *_config.json may carry a chat_template (processor_config.json does in older processors).
+  EXPECT_EQ(tensorgate::chat_template_file_kind("processor_config.json"), ChatTemplateFileKind::json);
+  EXPECT_EQ(tensorgate::chat_template_file_kind("foo_config.json"), ChatTemplateFileKind::json);
+  EXPECT_FALSE(tensorgate::chat_template_file_kind("_config.json"));
+  EXPECT_FALSE(tensorgate::chat_template_file_kind("config.json.bak"));
+  // Paths below a model directory: *.jinja at any depth, the JSON files only at the top.
+  EXPECT_EQ(tensorgate::chat_template_file_kind("additional_chat_templates/tool_use.jinja"), ChatTemplateFileKind::jinja);
+  EXPECT_FALSE(tensorgate::chat_template_file_kind("sub/tokenizer_config.json"));
+  EXPECT_FALSE(tensorgate::chat_template_file_kind("sub/.jinja"));
+}
+
+TEST(ChatTemplateFiles, ProcessorConfigJson) {
+  const std::string text = R"({"processor_class": "LlavaProcessor", "chat_template": "{{ xs|map(attribute=n)|list }}"})";
+  const auto r = tensorgate::check_chat_template_file("processor_config.json", ChatTemplateFileKind::json, text);
+  EXPECT_EQ(ct_ids(r.findings), "CT.computed-attribute");
+  EXPECT_FALSE(r.valid);
+  EXPECT_EQ(r.template_count, 1u);
+  const auto none = tensorgate::check_chat_template_file("generation_config.json", ChatTemplateFileKind::json,
+                                                         R"({"max_new_tokens": 16})");
+  EXPECT_TRUE(none.findings.empty());
+  EXPECT_TRUE(none.valid);
+  EXPECT_EQ(none.template_count, 0u);
 }
 
 TEST(ChatTemplateFiles, JinjaFileOffsetsAreFileOffsets) {
@@ -46,9 +68,9 @@ TEST(ChatTemplateFiles, TokenizerConfigStringAndList) {
   EXPECT_FALSE(r.valid);
   EXPECT_FALSE(r.findings[0].offset) << "no file offset inside a JSON string";
   EXPECT_NE(r.findings[0].message.find("\"tokenizer_config.json\" chat_template at byte 5"), std::string::npos) << r.findings[0].message;
-  r = json(R"({"chat_template": [{"name": "default", "template": "{{ m }}"}, {"template": "{{ x[y] }}", "name": "rag"}, {"template": "{{ z|attr('a') }}"}]})");
+  r = json(R"({"chat_template": [{"name": "default", "template": "{{ m }}"}, {"template": "{{ x[y ~ 1] }}", "name": "rag"}, {"template": "{{ z|attr(a) }}"}]})");
   EXPECT_EQ(ct_ids(r.findings), "CT.computed-subscript CT.attr-filter");
-  EXPECT_TRUE(r.valid);
+  EXPECT_FALSE(r.valid) << "CT.attr-filter is an error";
   EXPECT_NE(r.findings[0].message.find("chat_template \"rag\""), std::string::npos) << "the name may come after the template";
   EXPECT_NE(r.findings[1].message.find("chat_template[2]"), std::string::npos) << r.findings[1].message;
   ASSERT_EQ(r.templates.size(), 3u);
@@ -107,7 +129,7 @@ TEST(ChatTemplateFiles, ATemplateBeforeTheProblemIsStillReported) {
 
 TEST(ChatTemplateFiles, ListedTemplatesAreCapped) {
   std::string t = R"({"chat_template": [)";
-  for (int i = 0; i < 100; ++i) t += std::string(i ? "," : "") + R"({"name": "t)" + std::to_string(i) + R"(", "template": "{{ x[i] }}"})";
+  for (int i = 0; i < 100; ++i) t += std::string(i ? "," : "") + R"({"name": "t)" + std::to_string(i) + R"(", "template": "{{ x[i ~ 1] }}"})";
   t += "]}";
   const auto r = json(t);
   EXPECT_EQ(r.template_count, 100u);

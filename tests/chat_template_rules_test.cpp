@@ -11,16 +11,19 @@ using tgtest::ct_ids;
 
 constexpr const char* kInternals = "CT.python-internals";
 
-TEST(CtPythonInternals, NamesAndAttributesWithADoubleUnderscore) {
+TEST(CtPythonInternals, AttributesWithADoubleUnderscore) {
   EXPECT_EQ(ct_ids("{{ x.__class__ }}"), kInternals);
-  EXPECT_EQ(ct_ids("{{ __import__('os') }}"), kInternals);
-  EXPECT_EQ(ct_ids("{% set a__b = 1 %}"), kInternals);
+  EXPECT_EQ(ct_ids("{% set ns.__dict__ = 1 %}"), kInternals);
   EXPECT_EQ(ct_ids("{% for x in ().__class__.__base__.__subclasses__() %}{% endfor %}"), kInternals);
-  EXPECT_EQ(ct_ids("{{ 1__class__ }}"), kInternals) << "a number ends before __";
+  EXPECT_EQ(ct_ids("{{ x.a1__class__ }}"), kInternals);
   EXPECT_EQ(ct_ids("{{ x._private }}{{ a_b_c }}{{ _ }}{{ x_ }}{{ _x_ }}"), "");
+  // A bare name resolves in the render context, never in Python: undefined, or the template's own.
+  EXPECT_EQ(ct_ids("{{ __import__('os') }}{% set a__b = 1 %}{% macro __render_tool(t) %}{% endmacro %}"
+                   "{{ __render_tool(x) }}{{ 1__class__ }}{{ f(__class__=1) }}"),
+            "");
   // Offsets are the name's first byte, after a probe for {% raw %} too.
-  EXPECT_EQ(check_jinja("{%  raw__x %}").findings.at(0).offset, 4u);
-  EXPECT_EQ(check_jinja("ab{{ 1__y }}").findings.at(0).offset, 6u);
+  EXPECT_EQ(check_jinja("{%  rawx.__y %}").findings.at(0).offset, 9u);
+  EXPECT_EQ(check_jinja("ab{{ x.__y }}").findings.at(0).offset, 7u);
 }
 
 TEST(CtPythonInternals, StringLiteralsWithTheirEscapesUndone) {
@@ -62,7 +65,7 @@ TEST(CtPythonInternals, SandboxEscapeGadgets) {
     const std::string g(gadget);
     EXPECT_EQ(ct_ids("{{ " + g + ".x }}"), kInternals) << g;
     EXPECT_EQ(ct_ids("{{ " + g + "['x'] }}"), kInternals) << g;
-    EXPECT_EQ(ct_ids("{{ " + g + "|attr('x') }}"), std::string(kInternals) + " CT.attr-filter") << g;
+    EXPECT_EQ(ct_ids("{{ " + g + "|attr('x') }}"), kInternals) << g;
     EXPECT_EQ(ct_ids("{{ " + g + " . x }}"), kInternals) << g;
     EXPECT_EQ(ct_ids("{{ " + g + "\xc2\xa0.x }}"), kInternals) << g << ": U+00A0 is whitespace to Jinja";
     EXPECT_EQ(ct_ids("{{ " + g + " }}{{ " + g + "(1) }}{{ f(" + g + "=1) }}{{ x." + g + ".y }}{{ x|" + g + " }}"), "") << g;
@@ -105,27 +108,18 @@ TEST(CtPythonInternals, OneFindingPerTemplateWithTheCount) {
 }
 
 TEST(CtAttrFilter, BothVerdicts) {
-  EXPECT_EQ(ct_ids("{{ x|attr('name') }}"), "CT.attr-filter");
+  // The bypass shapes are chat_template_bypass_test.cpp; here the verdicts.
   EXPECT_EQ(ct_ids("{{ x | attr(y) }}"), "CT.attr-filter");
-  EXPECT_EQ(ct_ids("{% filter attr('x') %}{% endfilter %}"), "CT.attr-filter");
-  EXPECT_EQ(ct_ids("{{ xs|map('attr', 'name')|list }}"), "CT.attr-filter");
-  EXPECT_EQ(ct_ids("{{ x.attr }}{{ attr }}{{ xs|map('upper') }}{{ x|map(attribute='attr') }}"), "");
-  const auto r = check_jinja("{{ x|attr('a') }}");
-  EXPECT_TRUE(r.valid) << "a warning";
+  EXPECT_FALSE(check_jinja("{{ x|attr(y) }}").valid) << "an error";
+  EXPECT_EQ(ct_ids("{{ x|attr('name') }}{{ xs|map('attr', 'name')|list }}{% filter attr('x') %}{% endfilter %}"), "");
+  EXPECT_TRUE(check_jinja("{{ x|attr('a') }}").valid);
 }
 
 TEST(CtComputedSubscript, BothVerdicts) {
-  EXPECT_EQ(ct_ids("{{ x[y] }}"), "CT.computed-subscript");
+  // The data flow is chat_template_flow_test.cpp; here the verdicts.
   EXPECT_EQ(ct_ids("{{ x['a' ~ b] }}"), "CT.computed-subscript");
-  EXPECT_EQ(ct_ids("{{ messages[loop.index0 - 1] }}"), "CT.computed-subscript");
-  EXPECT_EQ(ct_ids("{{ x[f()] }}"), "CT.computed-subscript");
-  EXPECT_EQ(ct_ids("{{ x[(0)] }}"), "CT.computed-subscript");
-  EXPECT_EQ(ct_ids("{{ x[0] }}{{ x[-1] }}{{ x['role'] }}{{ x[1:] }}{{ x[:-1] }}{{ x[::-1] }}{{ x[0]['a'][1] }}"), "");
-  EXPECT_EQ(ct_ids("{{ [a, b] }}{% for m in [x, y] %}{% endfor %}{% if m in [a] %}{% endif %}{{ f([c]) }}"), "")
-      << "list literals are not subscripts";
-  EXPECT_EQ(ct_ids("{{ {'a': 1}['a'] }}{{ 'abc'[0] }}{{ f(x)[0] }}{{ x[0][1:] }}"), "");
-  EXPECT_EQ(ct_ids("{{ f(x)[y] }}"), "CT.computed-subscript");
-  EXPECT_TRUE(check_jinja("{{ x[y] }}").valid);
+  EXPECT_TRUE(check_jinja("{{ x['a' ~ b] }}").valid) << "a warning";
+  EXPECT_EQ(ct_ids("{{ x[y] }}{{ messages[loop.index0 - 1] }}{{ x[0] }}{{ x['role'] }}{{ x[1:] }}"), "");
 }
 
 TEST(CtComputedAttribute, BothVerdicts) {
@@ -139,7 +133,7 @@ TEST(CtComputedAttribute, BothVerdicts) {
                    "{{ xs|groupby('a') }}{{ xs|sort(reverse=true, attribute='name') }}{{ f(attribute=x) }}"
                    "{{ xs|min(attribute='n') }}{{ xs|map('lower') }}"),
             "");
-  EXPECT_TRUE(check_jinja("{{ xs|selectattr(name) }}").valid);
+  EXPECT_FALSE(check_jinja("{{ xs|selectattr(name) }}").valid) << "an error";
 }
 
 TEST(CtLex, WhatJinjaRefuses) {
@@ -180,10 +174,10 @@ TEST(CtLex, NestingPastTheLimitIsCountedNotKept) {
 TEST(CtBounds, LongInputsKeepFindingsAndMemoryFixed) {
   // 4 MiB of payloads: one finding per rule; a name and a string of 1 MiB each; deep nesting.
   std::string t;
-  while (t.size() < (4u << 20)) t += "{{ x.__a }}{{ y[z] }}{{ w|attr(q) }}";
+  while (t.size() < (4u << 20)) t += "{{ x.__a }}{{ y[z ~ 1] }}{{ w|attr(q) }}";
   auto r = tensorgate::check_chat_template(t);
   EXPECT_EQ(ct_ids(r), "CT.python-internals CT.attr-filter CT.computed-subscript");
-  EXPECT_EQ(ct_ids(tensorgate::check_chat_template("{{ " + std::string(1u << 20, 'a') + "__ }}")), "CT.python-internals");
+  EXPECT_EQ(ct_ids(tensorgate::check_chat_template("{{ x." + std::string(1u << 20, 'a') + "__ }}")), "CT.python-internals");
   EXPECT_EQ(ct_ids(tensorgate::check_chat_template("{{ '" + std::string(1u << 20, 'a') + "' }}")), "");
   EXPECT_EQ(ct_ids(tensorgate::check_chat_template("{{ " + std::string(1u << 20, '(') + " }}")), "CT.lex");
   EXPECT_EQ(ct_ids(tensorgate::check_chat_template(std::string(1u << 20, '{'))), "CT.lex");

@@ -70,12 +70,12 @@ TEST(ServiceValidate, GgufChatTemplatesAreJudged) {
     const boost::json::array findings = obj(r).at("findings").as_array();
     std::string rules;
     for (const auto& f : findings) rules += str(f.at("rule")) + " ";
-    EXPECT_EQ(rules, "CT.python-internals CT.attr-filter ");
+    EXPECT_EQ(rules, "CT.python-internals ");
     const std::uint64_t at = u64(findings.at(0).at("offset"));
     EXPECT_EQ(hostile.substr(at, 1), "'") << "the string literal's place in the file";
     EXPECT_EQ(findings, boost::json::parse(tensorgate::report_json(tensorgate::validate_gguf(hostile))).at("findings"));
   }
-  const HttpResponse warned = upload(s.port(), gguf_with("tokenizer.chat_template", "{{ m[key] }}"));
+  const HttpResponse warned = upload(s.port(), gguf_with("tokenizer.chat_template", "{{ m[key ~ 1] }}"));
   ASSERT_EQ(warned.status, 200u) << warned.body;
   EXPECT_EQ(str(obj(warned).at("findings").as_array().at(0).at("rule")), "CT.computed-subscript");
   EXPECT_EQ(upload(s.port(), gguf_with("tokenizer.chat_template", "{{ messages[0]['content'] }}")).status, 200u);

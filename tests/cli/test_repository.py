@@ -34,6 +34,13 @@ def ids(entry, severity=None, family=None):
             if (severity is None or f["severity"] == severity) and (family is None or f["rule"].startswith(family + "."))]
 
 
+def error_rules():
+    """The ids of the rules that are errors by default (`tensorgate rules`)."""
+    catalogue = json.loads(run("rules").stdout)
+    rules = catalogue["rules"] if isinstance(catalogue, dict) else catalogue
+    return {r["id"] for r in rules if r["severity"] == "error"}
+
+
 def expected_templates():
     """(relative path, [CT rule ids]) of every template of tests/data/chat_templates/."""
     out = []
@@ -120,11 +127,12 @@ class RepositoryTest(unittest.TestCase):
 
     def test_chat_templates_wherever_they_are(self):
         cases = expected_templates()
-        self.assertGreaterEqual(len(cases), 24)
+        self.assertGreaterEqual(len(cases), 150)
+        errors = error_rules()
         for path, want in cases:
-            with open(os.path.join(TEMPLATES, path), encoding="utf-8") as f:
+            with open(os.path.join(TEMPLATES, path), encoding="utf-8", newline="") as f:
                 text = f.read()
-            invalid = "CT.python-internals" in want
+            invalid = any(rule in errors for rule in want)
             stem = path.replace("/", "_")[: -len(".jinja")]
             placements = {
                 "chat_template.jinja": self.model_dir(stem + "_jinja", {"chat_template.jinja": text}),
@@ -168,9 +176,36 @@ class RepositoryTest(unittest.TestCase):
         self.assertEqual(code, 1)
         entries = {os.path.basename(e["path"]): e for e in doc["files"]}
         self.assertEqual(sorted(entries), ["tokenizer_config.json", "tool_use.jinja"])
-        self.assertEqual(ids(entries["tokenizer_config.json"]), ["CT.python-internals", "CT.attr-filter"])
+        self.assertEqual(ids(entries["tokenizer_config.json"]), ["CT.python-internals"])
         self.assertTrue(entries["tool_use.jinja"]["valid"])
         self.assertEqual(entries["tokenizer_config.json"]["summary"]["templates"], [{"name": "chat_template", "bytes": 25}])
+
+    def test_default_deny_passes_real_templates_and_fails_hostile_ones(self):
+        # --fail-on warning: every real template of tests/data/chat_templates/real/ has no finding.
+        self.assertEqual(run("check", "--fail-on", "warning", os.path.join(TEMPLATES, "real")).returncode, 0)
+        self.assertEqual(run("check", "--fail-on", "warning", os.path.join(TEMPLATES, "hostile")).returncode, 1)
+        code, doc = self.check_json(os.path.join(TEMPLATES, "real"))
+        self.assertEqual(code, 0)
+        self.assertGreaterEqual(len(doc["files"]), 100)
+        self.assertEqual([e["path"] for e in doc["files"] if e["findings"]], [])
+
+    def test_every_template_file_of_a_model_directory(self):
+        hostile = "{{ messages|map(attribute='xxclassxx'|replace('x', '_'))|list }}"
+        d = self.model_dir("template_files", {
+            "processor_config.json": json.dumps({"processor_class": "X", "chat_template": hostile}),
+            "foo_config.json": json.dumps({"chat_template": "{{ '{0.x}'.format(y) }}"}),
+            "generation_config.json": json.dumps({"max_new_tokens": 16}),
+        })
+        os.makedirs(os.path.join(d, "additional_chat_templates"), exist_ok=True)
+        with open(os.path.join(d, "additional_chat_templates", "tool_use.jinja"), "w", encoding="utf-8") as f:
+            f.write("{{ x|attr(name) }}")
+        code, doc = self.check_json(d)
+        self.assertEqual(code, 1)
+        self.assertEqual(len(doc["files"]), 2, "the model file and the directory: the nested template is the directory's")
+        directory = doc["files"][-1]
+        self.assertEqual(sorted(ids(directory, "error", "CT")), ["CT.attr-filter", "CT.computed-attribute", "CT.str-format"])
+        files = sorted({t["file"] for t in directory["summary"]["chat_templates"]})
+        self.assertEqual(files, ["additional_chat_templates/tool_use.jinja", "foo_config.json", "processor_config.json"])
 
     def test_sarif_and_text(self):
         d = self.model_dir("sarif", {"chat_template.jinja": "{{ lipsum.__globals__ }}"})

@@ -53,6 +53,15 @@ std::string ct_ids(const std::vector<tensorgate::Finding>& findings) {
   return out;
 }
 
+bool any_error(const std::string& ids) {
+  std::istringstream in(ids);
+  std::string id;
+  while (in >> id)
+    for (const tensorgate::RuleInfo& r : tensorgate::all_rules())
+      if (r.id == id && r.severity == tensorgate::Severity::error) return true;
+  return false;
+}
+
 std::string template_data(const std::string& relative) {
   std::ifstream in(std::filesystem::path(TG_SOURCE_DIR) / "tests" / "data" / "chat_templates" / relative, std::ios::binary);
   EXPECT_TRUE(in) << relative;

@@ -17,6 +17,9 @@ tensorgate::ChatTemplateFileReport check_jinja(std::string_view text, const tens
 std::string ct_ids(const std::vector<tensorgate::Finding>& findings);
 inline std::string ct_ids(std::string_view text) { return ct_ids(check_jinja(text).findings); }
 
+// Whether any of the space-separated rule ids is an error by default.
+bool any_error(const std::string& ids);
+
 // A file of tests/data/chat_templates/ (TG_SOURCE_DIR), e.g. "benign/llama3.jinja".
 std::string template_data(const std::string& relative);
 std::vector<std::string> template_data_files(const std::string& directory);

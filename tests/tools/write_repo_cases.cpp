@@ -3,7 +3,7 @@
 // OUT/split/<case>/: split GGUF sets as gguf-split writes them, whole and each break of the GS
 // rules; OUT/split/manifest.txt: "<case> <valid|invalid> <error ids, comma-separated, or ->".
 // OUT/gguf_templates/<dir>_<name>.gguf: a small GGUF whose tokenizer.chat_template is each
-// template of TEMPLATES_DIR (tests/data/chat_templates/benign and hostile).
+// template of TEMPLATES_DIR (tests/data/chat_templates/benign, real and hostile).
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
     manifest << c.name << ' ' << (std::string(c.errors) == "-" ? "valid" : "invalid") << ' ' << c.errors << '\n';
   }
   write(out / "split" / "manifest.txt", manifest.str());
-  for (const char* dir : {"benign", "hostile"}) {
+  for (const char* dir : {"benign", "real", "hostile"}) {
     for (const auto& e : fs::directory_iterator(templates / dir)) {
       std::ifstream in(e.path(), std::ios::binary);
       std::ostringstream text;

@@ -1,14 +1,18 @@
 #pragma once
 // Chat templates (family CT, docs/rules.md): the Jinja templates a model ships, judged by a
 // Jinja lexer and never rendered. A template that reaches Python internals is an error
-// (CT.python-internals: CVE-2024-34359 and its successors); |attr, computed subscripts and
-// computed attribute names are warnings; so is a template that does not lex.
+// (CT.python-internals: CVE-2024-34359 and its successors); so is one that names an attribute by
+// a value it computes (CT.attr-filter, CT.computed-attribute, CT.str-format); a subscript whose
+// key the template may build and a template that does not lex are warnings.
 //
 // Where templates are: GGUF metadata (tokenizer.chat_template and tokenizer.chat_template.<name>,
-// judged by the GGUF validator as the value streams), chat_template.jinja and other *.jinja
-// files, and the top-level chat_template of tokenizer_config.json or chat_template.json (a
-// string, or a list of {"name", "template"}). Templates stream through the lexer in O(1)
-// memory; the JSON files are read whole within Limits::directory.
+// judged by the GGUF validator as the value streams) and the files kChatTemplateFiles names,
+// which chat_template_file_kind() tells apart: chat_template.jinja and every other *.jinja file
+// (transformers reads additional_chat_templates/*.jinja, a server takes any path), and the
+// top-level chat_template (a string, or a list of {"name", "template"}) of chat_template.json,
+// tokenizer_config.json, processor_config.json (older processors saved it there) and any other
+// *_config.json, whichever of them a loader reads it from. Templates stream through the lexer in
+// O(1) memory; the JSON files are read whole within Limits::directory.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -40,9 +44,14 @@ struct ChatTemplateFileReport {
 
 enum class ChatTemplateFileKind : std::uint8_t {
   jinja,  // the file is one template (chat_template.jinja, any *.jinja)
-  json,   // tokenizer_config.json or chat_template.json: templates in its chat_template
+  json,   // chat_template.json or a *_config.json: templates in its top-level chat_template
 };
-// The kind of template file a file name says, or nothing for other files.
+// The files that may hold chat templates, said once for help texts and errors.
+inline constexpr std::string_view kChatTemplateFiles =
+    "*.jinja, chat_template.json, tokenizer_config.json, processor_config.json and any other *_config.json";
+// The kind of template file a name says, or nothing for other files: a file name, or a path
+// below a model directory ("additional_chat_templates/tool_use.jinja"), where only *.jinja counts
+// (loaders read the JSON files at the top only).
 std::optional<ChatTemplateFileKind> chat_template_file_kind(std::string_view file_name);
 
 // A file fed in chunks of any size (splitting it differently never changes the report).

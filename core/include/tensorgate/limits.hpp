@@ -34,6 +34,11 @@ struct ChatTemplateLimits {
   // recursive parser gives up near 60 levels (Python's recursion limit), so no template Jinja
   // renders comes near; deeper nesting is CT.lex and only counted from there on.
   std::uint32_t max_bracket_depth = 256;
+  // Names (variables, macro parameters, attributes' owners) whose bindings CT.computed-subscript
+  // follows to tell a key the template builds from one it reads (four bindings a name on
+  // average); past it a name counts as built, so its keys are reported. Real templates use well
+  // under 200.
+  std::uint32_t max_names = 1024;
   // Templates a file's report lists by name and length (all are judged and counted): real
   // tokenizer_config.json files have one to three.
   std::uint32_t max_listed = 64;

@@ -74,7 +74,7 @@ struct ModelDirectory {
   std::vector<std::string> file_names;     // every regular file in the directory
   std::vector<FileInventory> weights;      // every model file (safetensors, pickle, zip, GGUF), validated
   std::vector<GgufFileFacts> gguf;         // every GGUF file, validated, for the split-set checks
-  std::vector<ChatTemplateFileReport> chat_templates;  // *.jinja, tokenizer_config.json, chat_template.json
+  std::vector<ChatTemplateFileReport> chat_templates;  // the files chat_template_file_kind() names
   std::vector<OtherFile> other_files;      // the files that are no weights (nor chat templates)
 };
 
@@ -130,9 +130,9 @@ DirectoryReport check_split_set_files(const std::vector<GgufFileFacts>& files, c
 
 // The service's POST /v1/check-model: {"config": {...} or null, "index": {...} or null,
 // "files": {"<file name>": <the report /v1/validate gave>} (safetensors and GGUF),
-// "chat_templates": {"<file name>": "<the file's text>"} (*.jinja, tokenizer_config.json,
-// chat_template.json), "other_files": ["tokenizer.json", ...]}. A request that is not of that
-// form gets `error`; otherwise `report`.
+// "chat_templates": {"<file name>": "<the file's text>"} (the files chat_template_file_kind()
+// names), "other_files": ["tokenizer.json", ...]}. A request that is not of that form gets
+// `error`; otherwise `report`.
 struct CheckModelResult {
   std::optional<DirectoryReport> report;
   std::string error;

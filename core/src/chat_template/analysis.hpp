@@ -1,75 +1,77 @@
 #pragma once
 // The CT rules over the lexer's tokens (docs/rules.md, family CT):
-//  - python-internals: a name or a decoded string value that holds "__"; string literals that
+//  - python-internals: an attribute name or a decoded string value that holds "__" (a bare name
+//    resolves in the render context, never in Python); string literals that
 //    put "__" together when joined (~, +, adjacent literals, list or tuple elements,
 //    parentheses between them), or when repeated ('_' * 2); a sandbox-escape gadget (self,
 //    cycler, joiner, namespace, lipsum, config, request, range) followed by ".", "[" or "|attr";
-//  - attr-filter: |attr, and map('attr', ...);
-//  - computed-subscript: x[...] whose argument is not literals (strings, numbers, signs, ':');
-//  - computed-attribute: attribute= of map/sort/sum/unique/min/max/groupby, or the first
-//    argument of selectattr/rejectattr/groupby, that is not a string literal;
+//    an attribute, or a part of a string literal between dots, that names an interpreter
+//    internal without underscores (internal_names.hpp: gi_frame, f_globals, _environment...);
+//  - attr-filter: |attr(name) or map('attr', name) whose name is not a string literal, or map
+//    with a filter name that is not one (it may be 'attr');
+//  - computed-attribute: the attribute argument of a filter that reads attributes by name
+//    (analysis_filters.cpp) that is not a literal, or arguments passed to one by * or **;
+//  - str-format: a call of a string's format or format_map method whose format string is not one
+//    literal, or is one with a field that reads an attribute or an item;
+//  - computed-subscript: flow.hpp;
 //  - lex: what the lexer could not read.
-// Strings a template builds at render time from variables or other filters cannot be judged
-// before rendering; using one as an attribute name needs |attr, a subscript or attribute=, which
-// the warnings report. Each rule keeps its first place and a count: O(1) memory per template.
+// Strings a template builds at render time cannot be judged before rendering; every way of
+// using one as an attribute name is one of the above. Each rule keeps its first place and a
+// count.
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "chat_template/flow.hpp"
+#include "chat_template/hit.hpp"
 #include "chat_template/token.hpp"
 
 namespace tensorgate::detail::ct {
 
-struct Hit {
-  std::uint64_t count = 0;
-  std::uint64_t first = 0;  // offset of the first one in the template
-  std::string what;         // the first one, said for a message
-};
+struct AttributeFilter;  // analysis_filters.cpp
 
 class Analysis final : public TokenSink {
  public:
-  explicit Analysis(std::uint32_t max_depth) : max_depth_(max_depth) {}
+  Analysis(std::uint32_t max_depth, std::uint32_t max_names) : max_depth_(max_depth), flow_(max_depth, max_names) {}
   void reset();
 
   void tag_begin(bool block, std::uint64_t at) override;
   void tag_end(std::uint64_t at) override;
   void token(const Token& t) override;
   void lex_error(std::uint64_t at, std::string_view what) override;
+  // The end of the template: the rules judged only then.
+  void finish() { subscript = flow_.finish(); }
 
-  Hit internals, attr_filter, subscript, attribute, lex;
+  Hit internals, attr_filter, attribute, str_format, subscript, lex;
 
  private:
-  // A filter's use of attribute names (flags).
-  enum : std::uint8_t { kFirstArg = 1, kAttributeKw = 2, kMapAttr = 4 };
   enum class Prev : std::uint8_t { none, name, keyword, string, number, op };
   enum class Role : std::uint8_t { group, subscript, call };
+  // What a string's format method would be called on.
+  enum class Receiver : std::uint8_t { literal, reading_literal, computed };
 
   struct Frame {
     Role role = Role::group;
     char open = '(';
-    std::uint8_t filter = 0;        // call of a filter: its flags
-    std::string_view filter_name;   // static storage
+    const AttributeFilter* filter = nullptr;  // call of a filter that reads attributes
     std::uint64_t at = 0;
-    bool literal = true;            // subscript: literals only so far
+    bool format_name = false;       // subscript ['format'], attr('format'): the method by its name
     std::uint32_t tokens = 0;       // subscript: tokens; call: tokens of the current argument
-    std::uint32_t arg = 0;          // call: index of the current argument
+    std::uint32_t positional = 0;   // call: positional arguments before the current one
+    std::uint32_t base = 0;         // call: where the filter's own positional arguments begin
     std::uint64_t arg_at = 0;
-    bool first_name = false, first_is_attribute = false, keyword = false, keyword_attribute = false;
-    std::uint32_t value_tokens = 0;
-    bool value_literal = true, value_first_attr = false;
+    bool first_name = false, keyword = false, keyword_attribute = false, splat = false;
+    // The current argument's value: its tokens by kind; its text when it is one whole string.
+    std::uint32_t value_tokens = 0, value_strings = 0, value_numbers = 0;
+    bool value_minus = false, value_other = false;
+    std::string value_text;
   };
 
-  // Counts one more; the first one's message is made only then (`say` builds it).
-  template <typename Say>
-  void hit(Hit& h, std::uint64_t at, Say&& say) {
-    if (h.count++ == 0) {
-      h.first = at;
-      h.what = say();
-    }
-  }
   void resolve_gadget(const Token& t);
+  void resolve_format(const Token& t);
   void count_in_frame(Frame& f, const Token& t);
   void finish_argument(Frame& f);
+  void judge_positional(Frame& f, bool literal);
   void on_name(const Token& t);
   void on_string(const Token& t);
   void on_op(const Token& t);
@@ -78,6 +80,7 @@ class Analysis final : public TokenSink {
   bool after_value() const;  // the previous token ends a value: "[" subscripts, "(" calls
 
   std::uint32_t max_depth_;
+  Flow flow_;
   std::vector<Frame> frames_;
   std::uint64_t frames_overflow_ = 0;
 
@@ -87,10 +90,8 @@ class Analysis final : public TokenSink {
   std::string prev_op_;             // the previous operator
   bool prev_is_ = false, prev_is_not_ = false, prev_filter_kw_ = false;
   bool prev_string_ends_underscore_ = false;  // a non-empty string that begins and ends with _
-  std::uint8_t prev_filter_ = 0;    // the previous token names a filter: its flags
-  std::string_view prev_filter_name_;
-  std::uint8_t call_filter_ = 0;    // ... as it was before the current token
-  std::string_view call_filter_name_;
+  const AttributeFilter* prev_filter_ = nullptr;  // the previous token names a filter
+  const AttributeFilter* call_filter_ = nullptr;  // ... as it was before the current token
 
   // A gadget name just seen: stage 0, then 1 after "|".
   bool gadget_ = false;
@@ -100,6 +101,13 @@ class Analysis final : public TokenSink {
 
   // A run of string literals being joined: whether its value so far ends with "_".
   bool run_ = false, run_tail_underscore_ = false;
+
+  // str.format: the previous string literal (alone, not adjacent to another), what a "."
+  // after it reaches, and a format method waiting for its "(".
+  Receiver prev_receiver_ = Receiver::computed, dot_receiver_ = Receiver::computed;
+  bool format_pending_ = false;
+  Receiver format_receiver_ = Receiver::computed;
+  std::uint64_t format_at_ = 0;
 };
 
 }  // namespace tensorgate::detail::ct

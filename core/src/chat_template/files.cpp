@@ -1,5 +1,5 @@
-// The files chat templates come in: *.jinja (one template, streamed) and tokenizer_config.json or
-// chat_template.json (read whole within Limits::directory, templates streamed out of the parse).
+// The files chat templates come in: *.jinja (one template, streamed) and chat_template.json or a
+// *_config.json (read whole within Limits::directory, templates streamed out of the parse).
 #include <utility>
 
 #include "chat_template/config_json.hpp"
@@ -18,8 +18,13 @@ std::string where(std::string_view label, std::uint64_t offset) {
 }  // namespace
 
 std::optional<ChatTemplateFileKind> chat_template_file_kind(std::string_view file_name) {
-  if (file_name.size() > 6 && file_name.ends_with(".jinja")) return ChatTemplateFileKind::jinja;
-  if (file_name == "tokenizer_config.json" || file_name == "chat_template.json") return ChatTemplateFileKind::json;
+  const std::string_view base = file_name.substr(file_name.find_last_of('/') + 1);
+  if (base.size() > 6 && base.ends_with(".jinja")) return ChatTemplateFileKind::jinja;
+  if (base.size() < file_name.size()) return std::nullopt;  // a path: JSON files count at the top only
+  // tokenizer_config.json, processor_config.json, and any other <something>_config.json.
+  constexpr std::string_view kConfig = "_config.json";
+  if (base == "chat_template.json" || (base.size() > kConfig.size() && base.ends_with(kConfig)))
+    return ChatTemplateFileKind::json;
   return std::nullopt;
 }
 

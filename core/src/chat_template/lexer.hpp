@@ -27,6 +27,7 @@
 #include <string>
 #include <string_view>
 
+#include "chat_template/string_facts.hpp"
 #include "chat_template/token.hpp"
 
 namespace tensorgate::detail::ct {
@@ -123,6 +124,7 @@ class Lexer {
   Num num_ = Num::digits;
   unsigned num_radix_ = 10;
   bool num_dot_ = false, num_exp_ = false, num_lone_zero_ = false, num_minus_ = false;
+  bool num_first_one_ = false, num_more_digits_ = false;  // begins with 1; has more digits than one
   char32_t num_sign_ = 0;  // the letter of an exponent or radix prefix that may not belong to the number
   // strings
   char32_t quote_ = 0;
@@ -131,6 +133,7 @@ class Lexer {
   unsigned esc_digits_ = 0, esc_need_ = 0;
   std::string esc_name_;  // \N{...}, kept to kEscName bytes
   std::uint64_t esc_at_ = 0;
+  StringFacts facts_;
 };
 
 }  // namespace tensorgate::detail::ct

@@ -37,6 +37,7 @@ void Lexer::start_string(char32_t quote, std::uint64_t at) {
   length_ = 0;
   dunder_ = prev_underscore_ = first_underscore_ = false;
   esc_ = Esc::none;
+  facts_.reset();
 }
 
 void Lexer::decoded(char32_t c) {
@@ -44,6 +45,7 @@ void Lexer::decoded(char32_t c) {
   if (length_ == 0) first_underscore_ = underscore;
   dunder_ = dunder_ || (underscore && prev_underscore_);
   prev_underscore_ = underscore;
+  facts_.add(c);
   const unsigned n = utf8_length(c);
   if (text_.size() == length_ && text_.size() + n <= kKeep) append_utf8(text_, c);
   length_ += n;
@@ -189,6 +191,9 @@ void Lexer::end_string() {
   t.dunder = dunder_;
   t.first_underscore = first_underscore_;
   t.last_underscore = prev_underscore_;
+  facts_.finish();
+  t.format_access = facts_.format_access();
+  t.internal_name = facts_.internal_name();
   sink_.token(t);
 }
 

@@ -195,6 +195,8 @@ void Lexer::start_number(char32_t c, std::uint64_t at) {
   num_radix_ = 10;
   num_dot_ = num_exp_ = false;
   num_lone_zero_ = c == '0';
+  num_first_one_ = c == '1';
+  num_more_digits_ = false;
 }
 
 void Lexer::number_cp(char32_t c, std::uint64_t at) {
@@ -206,6 +208,7 @@ void Lexer::number_cp(char32_t c, std::uint64_t at) {
   switch (num_) {
     case Num::digits:
       if (is_digit(c, num_radix_)) {
+        num_more_digits_ = true;
         num_lone_zero_ = false;
         return;
       }
@@ -231,12 +234,14 @@ void Lexer::number_cp(char32_t c, std::uint64_t at) {
       return ends({});
     case Num::underscore:
       if (is_digit(c, num_radix_)) {
+        num_more_digits_ = true;
         num_ = Num::digits;
         return;
       }
       return ends({'_'});
     case Num::dot:
       if (is_digit(c, 10)) {
+        num_more_digits_ = true;
         num_ = Num::digits;
         num_dot_ = true;
         return;
@@ -244,6 +249,7 @@ void Lexer::number_cp(char32_t c, std::uint64_t at) {
       return ends({'.'});
     case Num::exp_e:
       if (is_digit(c, 10)) {
+        num_more_digits_ = true;
         num_ = Num::digits;
         num_exp_ = true;
         return;
@@ -256,6 +262,7 @@ void Lexer::number_cp(char32_t c, std::uint64_t at) {
       return ends({num_sign_});
     case Num::exp_sign:
       if (is_digit(c, 10)) {
+        num_more_digits_ = true;
         num_ = Num::digits;
         num_exp_ = true;
         return;
@@ -264,6 +271,7 @@ void Lexer::number_cp(char32_t c, std::uint64_t at) {
     case Num::radix: {
       const unsigned radix = (num_sign_ | 0x20) == 'x' ? 16 : (num_sign_ | 0x20) == 'o' ? 8 : 2;
       if (is_digit(c, radix)) {
+        num_more_digits_ = true;
         num_ = Num::digits;
         num_radix_ = radix;
         num_lone_zero_ = false;
@@ -279,6 +287,7 @@ void Lexer::end_number() {
   Token t;
   t.kind = TokenKind::number;
   t.offset = tok_at_;
+  t.unit = num_first_one_ && !num_more_digits_;
   sink_.token(t);
 }
 

@@ -4,6 +4,7 @@ namespace tensorgate::detail::ct {
 
 std::vector<Result> TemplateScan::finish() {
   lexer_.finish();
+  analysis_.finish();
   std::vector<Result> out;
   const auto add = [&](Rule rule, const Hit& h, std::string_view why) {
     if (h.count == 0) return;
@@ -15,8 +16,9 @@ std::vector<Result> TemplateScan::finish() {
   add(Rule::ct_python_internals, analysis_.internals,
       "Python internals, which a renderer without a sandbox lets run code (CVE-2024-34359)");
   add(Rule::ct_attr_filter, analysis_.attr_filter, "an attribute named by a value, as payloads name the ones they build");
-  add(Rule::ct_computed_subscript, analysis_.subscript, "Jinja falls back to getattr, so a computed name reaches any attribute");
-  add(Rule::ct_computed_attribute, analysis_.attribute, "the filter reads the attribute the value names");
+  add(Rule::ct_computed_subscript, analysis_.subscript, "Jinja falls back to getattr, so a built name reaches any attribute");
+  add(Rule::ct_computed_attribute, analysis_.attribute, "the filter reads the attribute the value names, dotted paths included");
+  add(Rule::ct_str_format, analysis_.str_format, "str.format reads the attributes its fields name, unsandboxed");
   if (analysis_.lex.count > 0) {
     Hit lex = analysis_.lex;
     lex.what = "does not lex: " + lex.what;

@@ -23,7 +23,7 @@ struct Result {
 class TemplateScan {
  public:
   explicit TemplateScan(const ChatTemplateLimits& limits = {})
-      : analysis_(limits.max_bracket_depth), lexer_(analysis_, limits.max_bracket_depth) {}
+      : analysis_(limits.max_bracket_depth, limits.max_names), lexer_(analysis_, limits.max_bracket_depth) {}
   TemplateScan(const TemplateScan&) = delete;
   TemplateScan& operator=(const TemplateScan&) = delete;
 

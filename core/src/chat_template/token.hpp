@@ -20,6 +20,9 @@ struct Token {
   std::uint64_t length = 0;  // name: bytes; string: bytes of the decoded value (UTF-8)
   bool dunder = false;       // the name or decoded value holds "__"
   bool first_underscore = false, last_underscore = false;  // strings: the decoded value's ends
+  bool format_access = false;  // strings: a str.format field reads an attribute or item (string_facts.hpp)
+  bool internal_name = false;  // strings: a dotted part names an interpreter internal (internal_names.hpp)
+  bool unit = false;           // numbers: the integer 1 (a slice step that keeps every character)
 
   bool whole() const { return length == text.size(); }
   bool is_op(std::string_view o) const { return kind == TokenKind::op && text == o; }

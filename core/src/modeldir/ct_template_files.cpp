@@ -1,6 +1,7 @@
-// CT in a model directory: the findings of its chat template files (*.jinja,
-// tokenizer_config.json, chat_template.json), judged file by file (core/src/chat_template/) by
-// the face that read them. Their messages name the file and the place in it; the directory
+// CT in a model directory: the findings of its chat template files (those
+// chat_template_file_kind() names: *.jinja at any depth, chat_template.json and the
+// *_config.json files at the top), judged file by file (core/src/chat_template/) by the face
+// that read them. Their messages name the file and the place in it; the directory
 // report gives no offsets (they are not the directory's).
 #include "modeldir/dir_context.hpp"
 

@@ -115,7 +115,8 @@ std::optional<std::string> read_templates(const boost::json::value& templates, c
   for (const auto& [name, text] : templates.as_object()) {
     const auto kind = chat_template_file_kind(name);
     if (!kind || !text.is_string())
-      return "chat_templates[" + std::string(name) + "] must be the text of a *.jinja, tokenizer_config.json or chat_template.json file";
+      return "chat_templates[" + std::string(name) + "] must be the text of a chat template file (" +
+             std::string(kChatTemplateFiles) + ")";
     dir.file_names.emplace_back(name);
     dir.chat_templates.push_back(check_chat_template_file(std::string(name), *kind, text.as_string(), limits));
   }
