@@ -62,6 +62,24 @@ Seeds pickle_seeds() {
   }
   s.emplace_back("collected_strings", many.get(0).str("system").stack_global().stop().bytes());
   s.emplace_back("stack_global_ints", PickleBuilder().proto(4).integer(1).integer(2).stack_global().stop().bytes());
+  // Shapes: a dotted name (an attribute walk through a module's alias of os), an alias alone,
+  // a leaf rule (a name no list holds), an allowed numpy ctor handed os.system, a far memo
+  // index before a MEMOIZE run, and a hashed entry the dense run reaches.
+  s.emplace_back("dotted_alias_walk", PickleBuilder().proto(4).str("tempfile").str("_os.system").stack_global()
+                                          .str("id").tuple_n(1).reduce().stop().bytes());
+  s.emplace_back("module_alias", PickleBuilder().proto(2).global("collections", "_sys").stop().bytes());
+  s.emplace_back("leaf_rule", PickleBuilder().proto(2).call("somelib.shell", "run_command", "id").stop().bytes());
+  s.emplace_back("numpy_generator_ctor", PickleBuilder().proto(2).global("numpy.random._pickle", "__generator_ctor")
+                                             .str("id").global("posix", "system").tuple_n(2).reduce().stop().bytes());
+  PickleBuilder far;
+  far.proto(4).str("os").put(0x80000000u).op('N');
+  for (int i = 0; i < 100; ++i) far.memoize();
+  s.emplace_back("memo_far_index", far.get(0x80000000u).get(50).stop().bytes());
+  PickleBuilder reach;
+  reach.proto(4).str("os").put(100).op('N');
+  for (int i = 0; i < 60; ++i) reach.memoize();
+  s.emplace_back("memo_dense_reaches", reach.str("system").put(101).op('0').op('0').get(100).get(101).stack_global()
+                                           .stop().bytes());
   return s;
 }
 

@@ -1,5 +1,6 @@
-// The lists are compiled into sorted tables once; a lookup is a binary search. A scanner judges
-// each distinct global once and keeps the answer.
+// The lists are compiled into sorted tables once; a lookup is a binary search (the leaf
+// prefixes and suffixes, a few dozen, are scanned). A scanner judges each distinct global once
+// and keeps the answer.
 #include "pickle/global_judge.hpp"
 
 #include <algorithm>
@@ -19,7 +20,7 @@ struct Entry {
 };
 
 struct Lists {
-  std::vector<Entry> allow, deny_modules, deny_names;
+  std::vector<Entry> allow, deny_modules, deny_names, leaves, leaf_prefixes, leaf_suffixes, aliases;
 };
 
 std::vector<Entry> sorted(std::vector<Entry> v) {
@@ -33,13 +34,22 @@ const Lists& lists() {
 #define PK_ALLOW(path, reason) l.allow.push_back({path, reason});
 #define PK_DENY_MODULE(path, reason) l.deny_modules.push_back({path, reason});
 #define PK_DENY_NAME(path, reason) l.deny_names.push_back({path, reason});
+#define PK_DENY_LEAF(name, reason) l.leaves.push_back({name, reason});
+#define PK_DENY_LEAF_PREFIX(prefix, reason) l.leaf_prefixes.push_back({prefix, reason});
+#define PK_DENY_LEAF_SUFFIX(suffix, reason) l.leaf_suffixes.push_back({suffix, reason});
+#define PK_DENY_ALIAS(component, reason) l.aliases.push_back({component, reason});
 #include "pickle/global_lists.def"
+#include "pickle/global_deny_stdlib.def"
+#include "pickle/global_deny_ml.def"
+#include "pickle/global_shapes.def"
 #undef PK_ALLOW
 #undef PK_DENY_MODULE
 #undef PK_DENY_NAME
-    l.allow = sorted(std::move(l.allow));
-    l.deny_modules = sorted(std::move(l.deny_modules));
-    l.deny_names = sorted(std::move(l.deny_names));
+#undef PK_DENY_LEAF
+#undef PK_DENY_LEAF_PREFIX
+#undef PK_DENY_LEAF_SUFFIX
+#undef PK_DENY_ALIAS
+    for (auto* v : {&l.allow, &l.deny_modules, &l.deny_names, &l.leaves, &l.aliases}) *v = sorted(std::move(*v));
     return l;
   }();
   return kLists;
@@ -88,6 +98,57 @@ const Entry* denied(std::string_view path) {
   return find_prefix(lists().deny_names, path);
 }
 
+// The leaf rule the last component matches, its leading underscores stripped (a private
+// `_load` is a load).
+const Entry* denied_leaf(std::string_view leaf) {
+  while (leaf.starts_with('_')) leaf.remove_prefix(1);
+  if (leaf.empty()) return nullptr;
+  if (const Entry* e = find(lists().leaves, leaf)) return e;
+  for (const Entry& e : lists().leaf_prefixes)
+    if (leaf.starts_with(e.path)) return &e;
+  for (const Entry& e : lists().leaf_suffixes)
+    if (leaf.ends_with(e.path)) return &e;
+  return nullptr;
+}
+
+std::vector<std::string_view> components(std::string_view path) {
+  std::vector<std::string_view> parts;
+  for (std::size_t at = 0;;) {
+    const std::size_t dot = path.find('.', at);
+    parts.push_back(path.substr(at, dot == std::string_view::npos ? std::string_view::npos : dot - at));
+    if (dot == std::string_view::npos) return parts;
+    at = dot + 1;
+  }
+}
+
+Judgement dangerous(std::string reason) { return {GlobalVerdict::dangerous, std::move(reason)}; }
+
+// The hostile shapes: a module's alias of a denied module as any component after the first,
+// and a name with a dot. The unpickler imports the module part (a module file, or the import
+// fails) and resolves the name part with getattr, per component since protocol 4: a dotted name
+// walks through the attributes of whatever the module holds ("numpy.core._internal" then
+// "sys.modules" reaches sys from inside). The message names the denied module or name the walk
+// passes through, when it does.
+std::optional<Judgement> hostile_shape(std::string_view path, std::string_view name,
+                                       const std::vector<std::string_view>& parts) {
+  const bool dotted = name.find('.') != std::string_view::npos;
+  for (std::size_t at = path.size() - name.size(); dotted;) {
+    if (const Entry* e = denied(path.substr(at)))
+      return dangerous("a hostile shape: the dotted name walks through " + std::string(e->path) + " (" +
+                       std::string(e->reason) + ")");
+    const std::size_t dot = path.find('.', at);
+    if (dot == std::string_view::npos) break;
+    at = dot + 1;
+  }
+  for (std::size_t i = 1; i < parts.size(); ++i)
+    if (const Entry* e = find(lists().aliases, parts[i]))
+      return dangerous("a hostile shape: the component " + std::string(parts[i]) + " is " + std::string(e->reason));
+  if (!dotted) return std::nullopt;
+  return dangerous("a hostile shape: the name " + std::string(name) +
+                   " has a dot, an attribute walk (since protocol 4 the unpickler resolves it with getattr per"
+                   " component); no allowed global has one");
+}
+
 }  // namespace
 
 NormalisedGlobal normalise_global(std::string_view module, std::string_view name) {
@@ -99,26 +160,20 @@ NormalisedGlobal normalise_global(std::string_view module, std::string_view name
   return {std::string(module), std::string(name)};
 }
 
+// Denials first (an allowed path never matches one: a test holds it), then the allow-list,
+// then the shapes no allowed global has.
 Judgement judge_global(std::string_view module, std::string_view name) {
   const std::string path = std::string(module) + "." + std::string(name);
-  std::vector<std::string_view> parts;
-  for (std::size_t at = 0;;) {
-    const std::size_t dot = path.find('.', at);
-    parts.push_back(std::string_view(path).substr(at, dot == std::string::npos ? std::string::npos : dot - at));
-    if (dot == std::string::npos) break;
-    at = dot + 1;
-  }
+  const std::vector<std::string_view> parts = components(path);
   for (const std::string_view c : parts)
-    if (dunder(c)) return {GlobalVerdict::dangerous, "a hostile shape: the component " + std::string(c)};
-  if (const Entry* e = denied(path)) return {GlobalVerdict::dangerous, std::string(e->path) + ": " + std::string(e->reason)};
-  // A walk through attributes: "numpy.core._internal.sys.modules" reaches sys from inside.
-  std::size_t offset = parts[0].size() + 1;
-  for (std::size_t i = 1; i + 1 < parts.size(); offset += parts[i].size() + 1, ++i) {
-    if (const Entry* e = denied(std::string_view(path).substr(offset)))
-      return {GlobalVerdict::dangerous, "a hostile shape: the dotted name walks through " + std::string(e->path) + " (" +
-                                            std::string(e->reason) + ")"};
+    if (dunder(c)) return dangerous("a hostile shape: the component " + std::string(c));
+  if (const Entry* e = denied(path)) return dangerous(std::string(e->path) + ": " + std::string(e->reason));
+  if (const Entry* e = denied_leaf(parts.back()))
+    return dangerous("the name " + std::string(parts.back()) + ", denied wherever it lives: " + std::string(e->reason));
+  if (const Entry* e = find(lists().allow, path)) {
+    if (name.find('.') == std::string_view::npos) return {GlobalVerdict::allowed, std::string(e->reason)};
   }
-  if (const Entry* e = find(lists().allow, path)) return {GlobalVerdict::allowed, std::string(e->reason)};
+  if (auto shape = hostile_shape(path, name, parts)) return std::move(*shape);
   return {GlobalVerdict::unknown, "on neither list"};
 }
 

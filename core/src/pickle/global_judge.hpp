@@ -1,7 +1,9 @@
 #pragma once
 // Judging a global a pickle imports: normalise its names as CPython's _compat_pickle does
-// (compat_names.def), then consult the allow- and deny-lists (global_lists.def) and the hostile
-// shapes (a __x__ component; a dotted walk through a denied module or name).
+// (compat_names.def), then consult the deny-lists (global_deny_stdlib.def, global_deny_ml.def),
+// the names denied wherever they live (global_shapes.def), the allow-list (global_lists.def)
+// and the hostile shapes (a __x__ component, a module's alias of a denied module, a name with a
+// dot: an attribute walk).
 #include <string>
 #include <string_view>
 

@@ -24,7 +24,7 @@ void Machine::reset() {
 }
 
 std::uint64_t Machine::memory() const {
-  return stack_memory_ + memo_dense_.memory() + sparse_memory_ + arena_.memory() + strings_.memory() +
+  return stack_memory_ + memo_dense_.memory() + sparse_memory() + arena_.memory() + strings_.memory() +
          items_.memory() + tuples_.memory();
 }
 
@@ -51,30 +51,69 @@ const Value* Machine::memo_get(std::uint64_t index) const {
   return it == memo_sparse_.end() ? nullptr : &it->second;
 }
 
+// CPython's memo is a dict (pickle.py) or an array it grows to twice the largest index
+// (_pickle.c); MEMOIZE stores at len(memo), the number of distinct indices stored. Here the
+// memory follows the entries stored, never an index the file names: indices from 0 up, as
+// MEMOIZE and the picklers number them, go to a dense run of block slots (no hashing), which
+// grows only while at least half its slots could hold a value; any other index goes to a hash
+// map. The run keeps growing after a far index was stored (a LONG_BINPUT at 2**31 and then
+// MEMOIZE from 1 up is a dense run and one hashed entry), and an entry hashed earlier whose
+// index the run reaches moves into it, so each index lives in one place.
 bool Machine::memo_put(std::uint64_t index, const Value& v) {
-  // Dense while the indices come in order (with small gaps): a block slot, no hashing.
-  constexpr std::uint64_t kGap = 64;
   if (index < memo_dense_.size()) {
     Value& slot = memo_dense_[index];
-    if (slot.kind == Kind::unset) ++memo_count_;
+    if (slot.kind == Kind::unset) {
+      if (memo_count_ >= limits_.max_memo) return false;
+      ++memo_count_;
+    }
     slot = v;
     return true;
   }
-  if (const auto it = memo_sparse_.find(index); it != memo_sparse_.end()) {
-    it->second = v;
+  const auto hashed = memo_sparse_.find(index);
+  if (hashed != memo_sparse_.end() && !dense_reaches(index)) {
+    hashed->second = v;
     return true;
   }
-  if (memo_count_ >= limits_.max_memo) return false;
-  ++memo_count_;
-  // At least half the dense slots hold a value: indices 0, 63, 126, ... go to the hash map.
-  if (index < memo_dense_.size() + kGap && index < 2 * memo_count_ + kGap && memo_sparse_.empty()) {
-    memo_dense_.resize(index, Value{Kind::unset});
+  if (hashed != memo_sparse_.end()) {
+    memo_sparse_.erase(hashed);  // moves into the dense run below, counted already
+  } else {
+    if (memo_count_ >= limits_.max_memo) return false;
+    ++memo_count_;
+  }
+  if (dense_reaches(index)) {
+    grow_dense_to(index);
     memo_dense_.push_back(v);
-    return true;
+  } else {
+    memo_sparse_.emplace(index, v);
   }
-  sparse_memory_ += 2 * (sizeof(Value) + sizeof(std::uint64_t));
-  memo_sparse_.emplace(index, v);
   return true;
+}
+
+// An index the dense run may grow to: within a small gap of its end, and no further than twice
+// the entries stored (so at least half its slots can hold one).
+bool Machine::dense_reaches(std::uint64_t index) const {
+  constexpr std::uint64_t kGap = 64;
+  return index < memo_dense_.size() + kGap && index < 2 * memo_count_ + kGap;
+}
+
+// Extends the dense run up to (not including) `index`; hashed entries in that range move in.
+void Machine::grow_dense_to(std::uint64_t index) {
+  while (memo_dense_.size() < index) {
+    const std::uint64_t i = memo_dense_.size();
+    const auto it = memo_sparse_.empty() ? memo_sparse_.end() : memo_sparse_.find(i);
+    if (it == memo_sparse_.end()) {
+      memo_dense_.push_back(Value{Kind::unset});
+    } else {
+      memo_dense_.push_back(it->second);
+      memo_sparse_.erase(it);
+    }
+  }
+}
+
+// The hash map's table (its slots and a byte of metadata each), counted three times: growing,
+// it holds the old table and one twice the size at once, so the charge is ahead of the peak.
+std::uint64_t Machine::sparse_memory() const {
+  return 3 * memo_sparse_.bucket_count() * (sizeof(std::pair<const std::uint64_t, Value>) + 1);
 }
 
 Value Machine::string_value(std::string_view text, std::uint64_t length) {

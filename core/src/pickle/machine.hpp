@@ -127,6 +127,9 @@ class Machine {
   };
   // Bytes of kept strings and tuple items, with the block ends skipped (what max_kept_bytes bounds).
   std::uint64_t kept_bytes() const { return arena_.used() + items_.used() * sizeof(Value); }
+  bool dense_reaches(std::uint64_t index) const;
+  void grow_dense_to(std::uint64_t index);
+  std::uint64_t sparse_memory() const;
   void collect();
   void schedule_collect();  // sets next_collect_ from what is live now
   void collect_strings(std::vector<std::uint32_t>& renumber);
@@ -141,7 +144,6 @@ class Machine {
   BlockVector<Value> memo_dense_;      // indices 0.. as MEMOIZE and the picklers number them; unset: empty
   boost::unordered_flat_map<std::uint64_t, Value, IntHash> memo_sparse_;  // any other index
   std::uint64_t memo_count_ = 0;       // distinct indices stored (MEMOIZE's next index)
-  std::uint64_t sparse_memory_ = 0;
   BumpBlocks<char> arena_;             // kept string bytes
   BlockVector<StringRef> strings_;
   BumpBlocks<Value> items_;            // kept tuple items
