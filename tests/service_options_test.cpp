@@ -45,6 +45,18 @@ TEST(ServiceOptions, ConfigFileSetsLimitsAndFlagsWin) {
   EXPECT_EQ(o.config.max_connections, 9u);
 }
 
+TEST(ServiceOptions, TheProbesReserveAndItsDeadline) {
+  const auto d = parse_serve_options({});
+  EXPECT_EQ(d.config.probe_connections, 16u);
+  EXPECT_EQ(d.config.probe_timeout.count(), 1000);
+  const auto o = parse_serve_options({"--probe-connections", "4", "--probe-timeout-ms", "250"});
+  EXPECT_EQ(o.config.probe_connections, 4u);
+  EXPECT_EQ(o.config.probe_timeout.count(), 250);
+  auto zero = o.config;
+  zero.probe_timeout = std::chrono::milliseconds(0);
+  EXPECT_EQ(tensorgate::service::check_config(zero), "timeouts and the rate window must be positive");
+}
+
 TEST(ServiceOptions, BadListenAndUnknownOptions) {
   EXPECT_THROW(parse_serve_options({"--listen", "127.0.0.1"}), std::runtime_error);
   EXPECT_THROW(parse_serve_options({"--listen", "127.0.0.1:70000"}), std::runtime_error);

@@ -1,12 +1,7 @@
 // The executable's side of https (tls_client.hpp): finds tensorgate-tls (helper_executables.hpp:
 // beside the executable, else in ../lib/tensorgate/); starts it per connection on one end of a
 // socket pair, waits for its status line, then runs the usual HTTP connection over the socket.
-#include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <boost/asio/local/stream_protocol.hpp>
@@ -15,16 +10,14 @@
 #include <chrono>
 #include <cstring>
 #include <optional>
-#include <utility>
 #include <vector>
 
+#include "child_process.hpp"
 #include "helper_executables.hpp"
 #include "stream_connection.hpp"
 #include "tcp_connect.hpp"
 #include "tls_client.hpp"
 #include "tls_helper_protocol.hpp"
-
-extern char** environ;
 
 namespace tensorgate::remote {
 namespace {
@@ -41,50 +34,14 @@ std::optional<std::string> find_helper(std::string& error) {
   return std::move(found.path);
 }
 
-// A started helper: ended (SIGKILL) and reaped when this goes, whatever it is doing then. It holds
-// nothing but its connection, so there is nothing to end gracefully.
+// A started helper and its status line. The process is reaped when this goes, whatever it is
+// doing then (child_process.hpp).
 class Helper {
  public:
-  Helper() = default;
-  Helper(Helper&& other) noexcept : pid_(std::exchange(other.pid_, -1)), fd_(std::exchange(other.fd_, -1)) {}
-  Helper& operator=(Helper&&) = delete;
-  ~Helper() {
-    if (fd_ >= 0) ::close(fd_);
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
-      }
-    }
-  }
-
-  // Starts `path` with `args` on one end of a new socket pair (its fd 0; stdout to /dev/null,
-  // stderr shared, no other descriptor); keeps the other end. False with `error` set.
   bool start(const std::string& path, const std::vector<std::string>& args, std::string& error) {
-    int pair[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
-      error = "cannot start the TLS helper: socketpair failed";
-      return false;
-    }
-    fd_ = pair[0];
-    std::vector<char*> argv;
-    argv.push_back(const_cast<char*>(path.c_str()));
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pair[1], 0);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-    pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, path.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(pair[1]);
-    if (rc != 0) {
-      error = "cannot start the TLS helper " + path + ": " + std::strerror(rc);
-      return false;
-    }
-    pid_ = pid;
-    return true;
+    if (child_.start(path, args, error)) return true;
+    error = "cannot start the TLS helper " + path + ": " + error;
+    return false;
   }
 
   // The helper's status line: nothing when it said "ok", else its error. Waits at most `limit`.
@@ -93,13 +50,15 @@ class Helper {
     std::string line;
     while (line.size() < tls_helper::kMaxStatusBytes) {
       const auto left = std::chrono::duration_cast<Millis>(deadline - std::chrono::steady_clock::now());
-      pollfd p{fd_, POLLIN, 0};
+      pollfd p{child_.socket(), POLLIN, 0};
       const int ready = left.count() > 0 ? ::poll(&p, 1, static_cast<int>(left.count())) : 0;
       if (ready < 0 && errno == EINTR) continue;
       if (ready <= 0) return "the TLS helper did not answer within " + whole_seconds(limit);
       char c = 0;
-      const ssize_t n = ::read(fd_, &c, 1);
+      const ssize_t n = ::read(child_.socket(), &c, 1);
       if (n < 0 && errno == EINTR) continue;
+      // Ended, or said all it says before its relay: it ends by itself once its socket closes.
+      if (n <= 0 || c == '\n') child_.answered();
       if (n <= 0) return std::string("the TLS helper ended without an answer");
       if (c == '\n') {
         if (line == tls_helper::kOk) return std::nullopt;
@@ -112,11 +71,10 @@ class Helper {
   }
 
   // The socket, for the connection to own from here.
-  int release_socket() { return std::exchange(fd_, -1); }
+  int release_socket() { return child_.release_socket(); }
 
  private:
-  pid_t pid_ = -1;
-  int fd_ = -1;
+  ChildProcess child_;
 };
 
 // HTTP over the helper's socket; the helper goes with the connection, after the socket.

@@ -11,7 +11,7 @@ std::string check_config(const ServiceConfig& c) {
   if (c.max_connections == 0) return "max-connections must be at least 1";
   if (c.keepalive_max_requests == 0) return "keepalive-max-requests must be at least 1";
   for (const Millis t : {c.header_timeout, c.body_idle_timeout, c.keepalive_timeout,
-                         c.write_timeout, c.min_body_rate_window, c.min_write_rate_window})
+                         c.write_timeout, c.min_body_rate_window, c.min_write_rate_window, c.probe_timeout})
     if (t.count() <= 0) return "timeouts and the rate window must be positive";
   return {};
 }

@@ -64,10 +64,23 @@ std::string rejection_text(ServiceContext& ctx) {
   return out.append("\r\n").append(res.body());
 }
 
+// A place under max_connections, held by its session for the session's whole life.
+class ServingCount {
+ public:
+  explicit ServingCount(std::shared_ptr<std::atomic<std::uint32_t>> n) : n_(std::move(n)) { ++*n_; }
+  ~ServingCount() { --*n_; }
+  ServingCount(const ServingCount&) = delete;
+  ServingCount& operator=(const ServingCount&) = delete;
+
+ private:
+  std::shared_ptr<std::atomic<std::uint32_t>> n_;
+};
+
 }  // namespace
 
 Listener::Listener(net::io_context& ioc, ServiceContext& ctx, const tcp::endpoint& endpoint)
-    : ioc_(ioc), ctx_(ctx), acceptor_(net::make_strand(ioc)), backoff_(acceptor_.get_executor()) {
+    : ioc_(ioc), ctx_(ctx), acceptor_(net::make_strand(ioc)), backoff_(acceptor_.get_executor()),
+      reserve_(ctx.config.probe_connections) {
   acceptor_.open(endpoint.protocol());
   acceptor_.set_option(net::socket_base::reuse_address(true));
   acceptor_.bind(endpoint);
@@ -102,18 +115,30 @@ void Listener::on_accept(error_code ec, tcp::socket socket) {
     return;
   }
   socket.set_option(tcp::no_delay(true), ec);
-  const auto open = ctx_.metrics.connections_open.load();
-  const auto cap = static_cast<std::int64_t>(ctx_.config.max_connections);
-  if (open >= cap + static_cast<std::int64_t>(ctx_.config.probe_connections)) {
-    reject(std::move(socket));
-  } else {
-    // Past max_connections, a few more are admitted for /livez, /readyz and /metrics only.
+  if (serving_->load() < ctx_.config.max_connections) {
     std::string remote = endpoint_text(socket);
-    std::make_shared<Session<beast::tcp_stream>>(ctx_, beast::tcp_stream(std::move(socket)),
-                                                 std::move(remote), open >= cap)
+    std::make_shared<Session<beast::tcp_stream>>(ctx_, beast::tcp_stream(std::move(socket)), std::move(remote),
+                                                 nullptr, std::make_shared<ServingCount>(serving_))
         ->run();
+  } else {
+    admit_to_reserve(std::move(socket));
   }
   accept();
+}
+
+// Past max_connections: a place in the probes' reserve, made by evicting an idle connection if
+// need be, else the fixed 503.
+void Listener::admit_to_reserve(tcp::socket socket) {
+  ProbeReserve::Admission a = reserve_.admit();
+  if (a.evicted_another) ctx_.metrics.rejected.add(label("reason", "probe-reserve-evicted"));
+  if (!a.seat) return reject(std::move(socket));
+  std::string remote = endpoint_text(socket);
+  auto session = std::make_shared<Session<beast::tcp_stream>>(ctx_, beast::tcp_stream(std::move(socket)),
+                                                              std::move(remote), a.seat);
+  a.seat->set_evict([weak = std::weak_ptr(session)] {
+    if (const auto s = weak.lock()) s->evict();
+  });
+  session->run();
 }
 
 void Listener::reject(tcp::socket socket) {

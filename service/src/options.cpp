@@ -12,7 +12,7 @@ namespace {
 
 // Durations are given in milliseconds; program_options reads them into these, then into Millis.
 struct Durations {
-  std::int64_t header, body_idle, rate_window, keepalive, write, write_window, linger, drain, parse_cpu;
+  std::int64_t header, body_idle, rate_window, keepalive, write, write_window, linger, drain, parse_cpu, probe;
 };
 
 void add_limits(po::options_description& d, ServiceConfig& c, Durations& t) {
@@ -45,7 +45,8 @@ void add_limits(po::options_description& d, ServiceConfig& c, Durations& t) {
       ("linger-max-bytes", po::value(&c.linger_max_bytes)->default_value(c.linger_max_bytes), "bytes drained after an early answer")
       ("drain-timeout-ms", po::value(&t.drain)->default_value(t.drain), "time uploads may go on after SIGTERM")
       ("max-connections", po::value(&c.max_connections)->default_value(c.max_connections), "open connections; past it: 503")
-      ("probe-connections", po::value(&c.probe_connections)->default_value(c.probe_connections), "connections past max-connections admitted for /livez, /readyz and /metrics only")
+      ("probe-connections", po::value(&c.probe_connections)->default_value(c.probe_connections), "connections past max-connections admitted for /livez, /readyz and /metrics only; when all are taken, the one waiting longest without a request makes room")
+      ("probe-timeout-ms", po::value(&t.probe)->default_value(t.probe), "the whole life of a connection past max-connections: its request, its answer, its close")
       ("max-rejections-in-flight", po::value(&c.max_rejections_in_flight)->default_value(c.max_rejections_in_flight), "503 answers to excess connections at once; past it: closed unanswered")
       ("retry-after-seconds", po::value(&c.retry_after_seconds)->default_value(c.retry_after_seconds), "Retry-After of every 503")
       ("log-level", po::value(&c.log_level)->default_value(c.log_level), "access log level: info, warn, off");
@@ -61,6 +62,7 @@ void apply(const Durations& t, ServiceConfig& c) {
   c.linger_timeout = Millis(t.linger);
   c.drain_timeout = Millis(t.drain);
   c.max_parse_cpu = Millis(t.parse_cpu);
+  c.probe_timeout = Millis(t.probe);
 }
 
 // Boost.ProgramOptions reads "-1" for an unsigned option as its wrapped value (2^64 - 1): a
@@ -102,7 +104,7 @@ ServeOptions parse_serve_options(const std::vector<std::string>& args) {
   ServiceConfig& c = out.config;
   Durations t{c.header_timeout.count(), c.body_idle_timeout.count(), c.min_body_rate_window.count(),
               c.keepalive_timeout.count(), c.write_timeout.count(), c.min_write_rate_window.count(),
-              c.linger_timeout.count(), c.drain_timeout.count(), c.max_parse_cpu.count()};
+              c.linger_timeout.count(), c.drain_timeout.count(), c.max_parse_cpu.count(), c.probe_timeout.count()};
   std::string listen = c.host + ":" + std::to_string(c.port);
   std::string config_file;
   bool no_ui = !c.ui;

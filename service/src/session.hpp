@@ -16,6 +16,7 @@
 #include "exchange.hpp"
 #include "hygiene.hpp"
 #include "net.hpp"
+#include "probe_reserve.hpp"
 #include "problem.hpp"
 #include "stream_ops.hpp"
 #include "ui.hpp"
@@ -28,13 +29,18 @@ namespace tensorgate::service {
 template <class Stream>
 class Session : public std::enable_shared_from_this<Session<Stream>> {
  public:
-  // `probe_only`: admitted past max_connections, for the probe routes only.
-  Session(ServiceContext& ctx, Stream&& stream, std::string remote, bool probe_only = false);
+  // `seat`: admitted past max_connections into the probes' reserve, for the probe routes only
+  // (probe_reserve.hpp). `place`: what else the connection holds of the listener's capacity.
+  // Both are released when the session ends.
+  Session(ServiceContext& ctx, Stream&& stream, std::string remote, std::shared_ptr<ReserveSeat> seat = nullptr,
+          std::shared_ptr<void> place = nullptr);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
   void run();
+  // Closes the connection (from any thread): the reserve needs its place.
+  void evict();
 
  private:
   using Ops = StreamOps<Stream>;
@@ -80,6 +86,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   void on_json_body(error_code ec, std::size_t n);
   void answer_check_model();
   void answer_checked_model(const CheckModelResult& result);
+
+  // Every deadline goes through here: a connection in the probes' reserve keeps the one deadline
+  // set when it was accepted (probe_timeout), for its whole life.
+  void set_deadline(Millis d);
 
   // session_write.ipp: answers, the end of an exchange, closing.
   void answer(Response&& res);
@@ -143,7 +153,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       };
   std::uint32_t served_ = 0;
   std::size_t skipped_empty_ = 0;  // line breaks skipped before this request's line
-  bool probe_only_ = false;
+  std::shared_ptr<ReserveSeat> seat_;  // in the probes' reserve: probe routes only, one request
+  std::shared_ptr<void> place_;
   std::uint64_t lingered_ = 0;
 };
 

@@ -34,7 +34,7 @@ void Session<Stream>::start_check_model() {
 template <class Stream>
 void Session<Stream>::read_json_body() {
   if (json_->is_done()) return answer_check_model();
-  Ops::set_deadline(stream_, cfg_.body_idle_timeout);
+  set_deadline(cfg_.body_idle_timeout);
   http::async_read_some(stream_, buffer_, *json_, bind(&Session::on_json_body));
 }
 

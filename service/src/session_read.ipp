@@ -8,9 +8,10 @@ namespace tensorgate::service {
 inline constexpr std::size_t kHeaderReadBytes = 4096;
 
 template <class Stream>
-Session<Stream>::Session(ServiceContext& ctx, Stream&& stream, std::string remote, bool probe_only)
+Session<Stream>::Session(ServiceContext& ctx, Stream&& stream, std::string remote, std::shared_ptr<ReserveSeat> seat,
+                         std::shared_ptr<void> place)
     : ctx_(ctx), cfg_(ctx.config), stream_(std::move(stream)), remote_(std::move(remote)),
-      buffer_(ctx.config.read_buffer_bytes), probe_only_(probe_only) {
+      buffer_(ctx.config.read_buffer_bytes), seat_(std::move(seat)), place_(std::move(place)) {
   ctx_.metrics.connections_open.fetch_add(1);
 }
 
@@ -23,7 +24,21 @@ Session<Stream>::~Session() {
 
 template <class Stream>
 void Session<Stream>::run() {
-  net::dispatch(stream_.get_executor(), bind(&Session::wait_request));
+  net::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
+    // A connection in the reserve lives at most probe_timeout from here, however it behaves.
+    if (self->seat_) Ops::set_deadline(self->stream_, self->cfg_.probe_timeout);
+    self->wait_request();
+  });
+}
+
+template <class Stream>
+void Session<Stream>::evict() {
+  net::post(stream_.get_executor(), [self = this->shared_from_this()] { self->close_now(); });
+}
+
+template <class Stream>
+void Session<Stream>::set_deadline(Millis d) {
+  if (!seat_) Ops::set_deadline(stream_, d);
 }
 
 template <class Stream>
@@ -36,7 +51,7 @@ void Session<Stream>::wait_request() {
   skipped_empty_ = 0;
   if (buffer_.size() > 0 && (skip_empty_lines(), buffer_.size() > 0)) return read_header();  // pipelined
   // Before the first request, the header deadline; between requests, the keep-alive one.
-  Ops::set_deadline(stream_, served_ == 0 ? cfg_.header_timeout : cfg_.keepalive_timeout);
+  set_deadline(served_ == 0 ? cfg_.header_timeout : cfg_.keepalive_timeout);
   stream_.async_read_some(buffer_.prepare(kHeaderReadBytes), bind(&Session::on_idle_read));
 }
 
@@ -79,19 +94,23 @@ void Session<Stream>::read_header() {
   ex_.keep_alive = false;
   // One deadline for the whole header from its first byte: a slowloris client trickling header
   // bytes cannot hold the connection longer than this.
-  Ops::set_deadline(stream_, cfg_.header_timeout);
+  set_deadline(cfg_.header_timeout);
   http::async_read_header(stream_, buffer_, *head_, bind(&Session::on_header));
 }
 
 template <class Stream>
 void Session<Stream>::on_header(error_code ec, std::size_t n) {
   ex_.header_bytes = n;
+  if (seat_ && seat_->evicted()) return abort_exchange(499, "probe-reserve-evicted", {});
   if (ec == beast::error::timeout) return abort_exchange(408, "timeout-header", "header");
   if (client_went_away(ec)) return abort_exchange(499, "client-closed", {});
   if (ec) {
     ex_.body_pending = true;  // the framing is unknown: close after answering
     return answer_problem(problem_for_parse_error(ec));
   }
+  // In the reserve, the place is kept from here until the answer is out, unless the connection
+  // was evicted first.
+  if (seat_ && !seat_->begin_answer()) return abort_exchange(499, "probe-reserve-evicted", {});
   handle_request();
 }
 
@@ -115,7 +134,7 @@ void Session<Stream>::handle_request() {
   if (!method_allowed(ex_.route, req.method())) return answer_problem(Problem::method_not_allowed);
   // A connection admitted past max_connections serves only the probes (an orchestrator must not
   // kill a healthy server because it is busy).
-  if (probe_only_ && !is_probe(ex_.route)) {
+  if (seat_ && !is_probe(ex_.route)) {
     ex_.body_pending = true;
     return answer_problem(Problem::too_many_connections);
   }

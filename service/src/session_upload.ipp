@@ -47,7 +47,7 @@ std::optional<Problem> Session<Stream>::refuse_upload(const RequestHeader& req) 
 template <class Stream>
 void Session<Stream>::send_continue() {
   continue_.emplace(http::status::continue_, ex_.version);
-  Ops::set_deadline(stream_, cfg_.write_timeout);
+  set_deadline(cfg_.write_timeout);
   http::async_write(stream_, *continue_, [self = this->shared_from_this()](error_code ec, std::size_t) {
     self->continue_.reset();
     if (ec) return self->abort_exchange(499, "client-closed", {});
@@ -60,7 +60,7 @@ template <class Stream>
 void Session<Stream>::read_body() {
   if (body_->is_done()) return finish_upload();
   // An idle deadline per read, never one for the whole upload: a 50 GB body takes minutes.
-  Ops::set_deadline(stream_, cfg_.body_idle_timeout);
+  set_deadline(cfg_.body_idle_timeout);
   if (UploadDigest* d = upload_->digest(); d && (d->wants_attach() || d->attached()))
     return read_body_in_place(*d);
   http::async_read_some(stream_, buffer_, *body_, bind(&Session::on_body));

@@ -6,7 +6,8 @@ namespace tensorgate::service {
 template <class Stream>
 template <class Message>
 bool Session<Stream>::set_connection_fields(Message& res, bool must_close) {
-  const bool close = must_close || !ex_.keep_alive || ex_.body_pending || ctx_.draining() ||
+  // A connection in the probes' reserve gets one answer: its place goes back as soon as it can.
+  const bool close = must_close || !ex_.keep_alive || ex_.body_pending || ctx_.draining() || seat_ ||
                      served_ + 1 >= cfg_.keepalive_max_requests;
   res.keep_alive(!close);
   // Said explicitly even to HTTP/1.0 clients, for whom closing is the default.
@@ -36,7 +37,7 @@ void Session<Stream>::start_writing() {
 // large report would be cut, and one that never reads would hold its memory for the whole time).
 template <class Stream>
 void Session<Stream>::write_some_response() {
-  Ops::set_deadline(stream_, cfg_.write_timeout);
+  set_deadline(cfg_.write_timeout);
   if (streamed_sr_) return http::async_write_some(stream_, *streamed_sr_, bind(&Session::on_write_some));
   http::async_write_some(stream_, *sr_, bind(&Session::on_write_some));
 }
@@ -112,6 +113,7 @@ void Session<Stream>::answer_streamed(bool valid, std::unique_ptr<UploadReport> 
 template <class Stream>
 void Session<Stream>::on_write(error_code ec) {
   ++served_;
+  if (seat_) seat_->end_answer();
   const bool close = close_after_write_;
   const std::uint64_t n = written_;
   std::string_view note;
@@ -190,7 +192,7 @@ void Session<Stream>::graceful_close() {
   Ops::shutdown_send(stream_);
   buffer_.consume(buffer_.size());
   lingered_ = 0;
-  Ops::set_deadline(stream_, cfg_.linger_timeout);  // one deadline for the whole linger
+  set_deadline(cfg_.linger_timeout);  // one deadline for the whole linger
   linger();
 }
 

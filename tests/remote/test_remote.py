@@ -7,13 +7,16 @@ gets its specific error, never a verdict.
 
 usage: test_remote.py TENSORGATE WRITE_SAMPLES WRITE_GGUF_SEEDS DOCS_DIR
 """
+import ctypes
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import jsonschema
@@ -34,6 +37,52 @@ def run(*args, env=None):
     return subprocess.run([TENSORGATE, "check", *args], capture_output=True, env=full_env, check=False, timeout=120)
 
 
+def become_subreaper():
+    """Processes orphaned below this one are re-parented to it, not to the machine's PID 1 (which
+    in many containers reaps nothing) nor to a reaper of its own: what a check leaves behind is
+    then seen here, live or a zombie, whatever the machine does and whatever else runs beside."""
+    pr_set_child_subreaper = 36
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(pr_set_child_subreaper, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def processes(name, parent):
+    """(pid, state) of the processes called `name` whose parent is `parent`; state "Z": a zombie."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8", errors="replace") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1:stat.rindex(")")]
+        state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
+        if comm == name and int(ppid) == parent:
+            found.append((int(pid), state))
+    return found
+
+
+def adopted(name):
+    """The processes called `name` whose parent is this one: none of them is started here, so each
+    was left by a process that ended before it (re-parented here). Each is killed and reaped, so
+    that one test's leftover does not fail the next."""
+    left = []
+    for pid, state in processes(name, os.getpid()):
+        left.append(f"{pid} ({'zombie' if state == 'Z' else 'running'})")
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+    return left
+
+
+def blocked_signals(pid):
+    with open(f"/proc/{pid}/status", encoding="utf-8") as f:
+        return int(next(line for line in f if line.startswith("SigBlk:")).split()[1], 16)
+
+
 def comparable(entry):
     """An entry without what differs between a path and a URL."""
     entry = dict(entry)
@@ -48,6 +97,7 @@ def comparable(entry):
 class RemoteTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        become_subreaper()
         cls.tmp = tempfile.TemporaryDirectory()
         work = cls.tmp.name
         cls.root = os.path.join(work, "www")
@@ -70,6 +120,10 @@ class RemoteTest(unittest.TestCase):
             server.stop()
         cls.nginx.stop()
         cls.tmp.cleanup()
+
+    def tearDown(self):
+        # No check leaves a TLS helper behind, on any path: each reaps its own.
+        self.assertEqual(adopted("tensorgate-tls"), [])
 
     def check_json(self, *args, env=None):
         out = run("--format", "json", "--no-tensors", *args, env=env)
@@ -266,17 +320,26 @@ class RemoteTest(unittest.TestCase):
         code, files = self.check_json(f"{self.https}/repo-sharded/", "--jobs", "4", "--ca-file", self.certs["ca"])
         self.assertEqual(code, 0)
         self.assertGreater(len(files), 2)  # the shards, the index and the repository
-        # By name, so that a zombie (a helper ended but not reaped) counts too.
-        left = [pid for pid in os.listdir("/proc") if pid.isdigit() and self.name_of(pid) == "tensorgate-tls"]
-        self.assertEqual(left, [])
+        # The check has ended: a helper still running, or ended and not reaped (a zombie), was left.
+        self.assertEqual(adopted("tensorgate-tls"), [])
 
-    @staticmethod
-    def name_of(pid):
-        try:
-            with open(f"/proc/{pid}/comm", encoding="utf-8") as f:
-                return f.read().strip()
-        except OSError:
-            return ""
+    def test_a_check_ended_by_a_signal_reaps_its_tls_helper_first(self):
+        url = f"{self.hostile_tls.url}/stall/x.safetensors"  # the request is read, never answered
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            with self.subTest(signal=sig.name):
+                asked = len(self.hostile_tls.seen("/stall/"))
+                proc = subprocess.Popen([TENSORGATE, "check", "--ca-file", self.certs["ca"], "--read-timeout", "60", url],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                deadline = time.monotonic() + 60
+                while len(self.hostile_tls.seen("/stall/")) == asked and proc.poll() is None and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                self.assertIsNone(proc.poll())  # the helper relays the request, the check waits
+                helpers = processes("tensorgate-tls", proc.pid)
+                self.assertEqual(len(helpers), 1)
+                self.assertEqual(blocked_signals(helpers[0][0]), 0)  # started as the executable runs
+                proc.send_signal(sig)
+                self.assertEqual(proc.wait(timeout=60), -sig)  # the signal's own ending, as without a handler
+                self.assertEqual(adopted("tensorgate-tls"), [])
 
     # --- hostile servers ---------------------------------------------------------------------
     def test_a_server_ignoring_range_is_read_as_a_stream_and_stopped_early(self):

@@ -86,11 +86,19 @@ struct ServiceConfig {
   Millis drain_timeout{25'000};
 
   // --- capacity --------------------------------------------------------------------------------
-  // Open connections. Past it a new connection gets 503 and is closed.
+  // Open connections. Past it a new connection goes to the probes' reserve (below), and past
+  // that it gets 503 and is closed.
   std::uint32_t max_connections = 1000;
   // Connections admitted past max_connections for the probes (/livez, /readyz, /metrics) only;
   // any other request on them gets 503. Keeps an orchestrator's probes answering at the cap.
+  // When all are taken, a new connection takes the place of the one that has waited longest
+  // without a request (probe_reserve.hpp): idle sockets cannot keep a probe out.
   std::uint32_t probe_connections = 16;
+  // The whole life of a connection in that reserve: its request, its one answer and its close.
+  // A probe sends its request as it connects and reads a small answer; 1 s is ample on any
+  // network a probe crosses, and short enough that a client holding its place while being
+  // answered (a /metrics it does not read) holds it briefly.
+  Millis probe_timeout{1'000};
   // Connections past max_connections still being answered with 503 (each for at most 1 s).
   // Past this, a new one is closed without an answer: a flood cannot hold sockets.
   std::uint32_t max_rejections_in_flight = 256;
