@@ -182,7 +182,7 @@ TEST(ServiceValidate, QueryOptions) {
   EXPECT_TRUE(obj(r).at("sha256").is_null());
   r = upload(s.port(), file, "name=a%20b+c");
   EXPECT_EQ(obj(r).at("name"), "a b c");
-  for (const char* bad : {"fromat=auto", "format=tar", "format=GGUF", "format=auto&format=auto", "name=%zz",
+  for (const char* bad : {"fromat=auto", "format=rar", "format=GGUF", "format=auto&format=auto", "name=%zz",
                           "tensors=maybe", "digest=md5"}) {
     r = upload(s.port(), file, bad);
     EXPECT_EQ(r.status, 400u) << bad;

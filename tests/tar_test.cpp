@@ -158,8 +158,13 @@ TEST(Tar, PolyglotsWithATar) {
   // A tar whose first bytes also run as a pickle: pickle loaders and torch.load read two things.
   const std::string name = "cos\nsystem\n(S'id'\ntR.";
   const auto r = check_detected("model.pkl", build_tar({{name, "x"}}));
-  EXPECT_EQ(r.format, tensorgate::Format::tar);
-  EXPECT_EQ(errors_of(r), "FK.polyglot");
+  EXPECT_EQ(r.format, tensorgate::Format::pickle);
+  EXPECT_EQ(errors_of(r), "PK.dangerous-global FK.polyglot");
+  EXPECT_NE(message_of(r, "FK.polyglot").find("tar"), std::string::npos);
+  // As a tar (the format forced), the same file begins as a pickle.
+  const auto t = tar_report(build_tar({{"(lp0\n.", "x"}}));
+  EXPECT_TRUE(t.valid) << errors_of(t);  // the tar itself: its pickle view is the detector's
+  EXPECT_EQ(errors_of(check_detected("m.pt", build_tar({{"(lp0\n.", "x"}}))), "FK.polyglot");
   // A zip whose first block is also a tar header.
   std::string zip = build_zip({{"archive/data.pkl", PickleBuilder().proto(2).op(']').stop().bytes()},
                                {"archive/data/0", std::string(2000, 'x')}});

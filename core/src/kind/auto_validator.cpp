@@ -55,7 +55,9 @@ void AutoValidator::check_head() {
   const bool model = format_ != Format::pickle && format_ != Format::lfs_pointer && format_ != Format::empty &&
                      format_ != Format::unknown;
   if (model) head_polyglot_ = pickle_head(head_);
-  if (model && (format_ != Format::tar || !head_polyglot_)) tar_polyglot_ = tar_head(head_, format_);
+  // A tar's other reading, or a tar read as another format (a pickle too: torch.load tries tar first).
+  if ((model || format_ == Format::pickle) && (format_ != Format::tar || !head_polyglot_))
+    tar_polyglot_ = tar_head(head_, format_);
   head_.clear();
   head_.shrink_to_fit();
 }

@@ -82,9 +82,6 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
     small_length = prefix.find('\0') != std::string_view::npos;
     for (std::size_t i = 4; i < prefix.size(); ++i) small_length = small_length && prefix[i] == 0;
   }
-  // A tar to Python's tarfile, which torch.load tries first: its first block decides.
-  if (prefix.size() < tar::kBlock && !complete) return std::nullopt;
-  if (tar::starts_as_tar(prefix)) return Classification{Format::tar, {}, {}};
   switch (pickle_probe(prefix, complete)) {
     case Verdict::yes: return Classification{Format::pickle, {}, {}};
     case Verdict::undecided: return std::nullopt;
@@ -97,7 +94,13 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
       static_cast<unsigned char>(prefix[1]) >= 2 && prefix[2] != 0)
     return Classification{Format::pickle, {}, {}};
   // A header that begins where safetensors' does, after a length past the bound: ST1 says so.
-  if (small_length || header_brace) return Classification{Format::safetensors, {}, {}};
+  if (header_brace) return Classification{Format::safetensors, {}, {}};
+  // A tar to Python's tarfile (torch.load tries it first): its first block decides. A tar that
+  // also runs as a pickle, or begins as safetensors, is taken for those above, and FK.polyglot
+  // says it is a tar too (fk_polyglot.cpp).
+  if (prefix.size() < tar::kBlock && !complete) return std::nullopt;
+  if (tar::starts_as_tar(prefix)) return Classification{Format::tar, {}, {}};
+  if (small_length) return Classification{Format::safetensors, {}, {}};
   if (!complete) return std::nullopt;
   return Classification{Format::unknown, describe_unknown(prefix), std::nullopt};
 }
