@@ -1,7 +1,7 @@
-// Writes a file with SmolLM2-135M's header shape to PATH (the file users actually have, issue
-// 19): 30 layers, hidden 576, intermediate 1536, 9 heads, 3 key-value heads (head size 64),
+// Writes a file with SmolLM2-135M's header shape to PATH (a small model users actually have):
+// 30 layers, hidden 576, intermediate 1536, 9 heads, 3 key-value heads (head size 64),
 // vocabulary 49,152, BF16, tied embeddings, `{"format":"pt"}` metadata; 272 tensors and a
-// header of about 30 KB, as the seed's `hf download HuggingFaceTB/SmolLM2-135M` shows. The
+// header of about 30 KB, as `hf download HuggingFaceTB/SmolLM2-135M` shows. The
 // header comes from the canonical writer; the ~270 MB data section is made by extending the
 // file (sparse), so the file costs its header's size on disk.
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 """Executables timed as installed files run: read back from disk, not as the linker or a copy left
-them in the page cache (bench/README.md, session 35: the same tensorgate measured 1.54 of
-/bin/true as linked, 1.33 just copied, 1.47 read back)."""
+them in the page cache (bench/README.md, "The small check's start, 2026-12-03: the page cache":
+the same tensorgate measured 1.54 of /bin/true as linked, 1.33 just copied, 1.47 read back)."""
 import os
 
 

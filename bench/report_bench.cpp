@@ -1,4 +1,4 @@
-// The report writers in MB/s of output (issue 19): JSON, SARIF and text over the report of a
+// The report writers in MB/s of output: JSON, SARIF and text over the report of a
 // synthetic header (1,000 and 100,000 tensors, the inventory included), written to a sink that
 // only counts, against one memcpy of the same number of bytes into a buffer (the floor: what a
 // writer that did no formatting at all would still cost). bench/run_speed.py prints the ratios.

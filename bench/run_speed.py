@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Issue 19's figures in one run on this machine, each a ratio to a baseline measured beside it:
+"""The speed goals' figures (bench/README.md, "Speed goals") in one run on this machine, each a
+ratio to a baseline measured beside it:
 
 1. the safetensors validator against Boost.JSON's parser with a null handler over the same
    header bytes (the floor), at 1,000, 100,000 and 1,000,000 tensors (header_bench): with the
@@ -22,7 +23,7 @@
    read back from disk. How a file came into the page cache changes what mapping it costs: the
    same tensorgate measured 1.53 of /bin/true as the linker left it, 1.32 just after a `cp` (the
    copy's large writes leave large folios), and 1.47-1.50 read back from disk (bench/README.md,
-   session 35).
+   "The small check's start, 2026-12-03: the page cache").
 
 usage: bench/run_speed.py [BUILD_DIR] [--pairs N]     (default build/release, 20 pairs)
 """

@@ -1,6 +1,6 @@
 #pragma once
 // The service's streamed upload without TCP, and SHA-256's own speed over a buffer in memory:
-// the two figures the upload digest is held to (issue 19: "at least 85% of the raw speed").
+// the two figures the upload digest is held to (goal: at least 85% of the raw speed).
 //
 // Why without TCP: on loopback the client shares the server's cores, and a server that reads
 // slower than the client sends (it does while it hashes) runs the client's TCP sends in its own

@@ -1,8 +1,8 @@
-// What this machine charges for the things a small `tensorgate check` does once each (issue 19's
-// start-up target): a fresh page, a page made resident ahead by MADV_POPULATE_WRITE, a page of a
-// file in the page cache, CPUID, a seed from std::random_device or getrandom(2). On a VM the page
-// and CPUID figures are many times those of bare metal, and they decide where a 3 ms process
-// goes (bench/README.md, "The small check's start ... session 34").
+// What this machine charges for the things a small `tensorgate check` does once each as it
+// starts: a fresh page, a page made resident ahead by MADV_POPULATE_WRITE, a page of a file in
+// the page cache, CPUID, a seed from std::random_device or getrandom(2). On a VM the page and
+// CPUID figures are many times those of bare metal, and they decide where a 3 ms process goes
+// (bench/README.md, "The small check's start, 2026-12-03: fewer first writes to fresh pages").
 //
 // Each figure is the median of ROUNDS rounds over fresh memory, in microseconds and as a ratio to
 // one system call (getppid) measured in the same run.

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Where a small check's start goes (issue 19, item 4): `perf record -g` over many runs of
-`tensorgate check --format json` on SmolLM2-135M's header, of /bin/true and of an empty static C
-program, each sample put under the kernel entry it came through (a page fault, a system call)
-or, in user space, the function it hit. Prints microseconds per run for each, so the three can
-be compared line by line (sampled CPU time: ~1.4x what wait4 counts on this VM).
+"""Where a small check's start goes (its goal: within 1.3x of /bin/true): `perf record -g` over
+many runs of `tensorgate check --format json` on SmolLM2-135M's header, of /bin/true and of an
+empty static C program, each sample put under the kernel entry it came through (a page fault, a
+system call) or, in user space, the function it hit. Prints microseconds per run for each, so the
+three can be compared line by line (sampled CPU time: ~1.4x what wait4 counts on this VM).
 
 Every executable is dropped from the page cache first and read back, as an installed file is
 (page_cache.py says why). Needs perf and a C compiler (for the empty program); not part of CI.

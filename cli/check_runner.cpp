@@ -36,7 +36,7 @@ class Worker {
 // Tasks taken in submission order by up to `jobs` threads; a task may submit more. The thread
 // that waits is one of them, and the others start only when there is work for them: a single
 // file is checked on the calling thread, with no thread or malloc arena to set up (a fifth of a
-// small file's whole check, issue 19).
+// small file's whole check).
 class TaskPool {
  public:
   using Task = std::function<void(Worker&)>;

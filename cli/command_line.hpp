@@ -5,7 +5,7 @@
 // glibc's getopt_long does the reading (GNU conventions: --name VALUE, --name=VALUE, unambiguous
 // abbreviations, -j4, options after paths, -- ends the options). It replaced
 // Boost.program_options here, whose option objects and iostream set-up were ~8% of a small
-// file's whole check (issue 19, bench/README.md); the service keeps program_options for its
+// file's whole check (bench/README.md); the service keeps program_options for its
 // configuration file.
 #include <cstdint>
 #include <stdexcept>

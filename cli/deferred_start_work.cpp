@@ -3,7 +3,7 @@
 // linked in statically, TG_STATIC_GLIBC: elsewhere it belongs to the dynamic loader).
 //
 // Why: a check of a small file is ~1 ms of CPU on a VM, and both of these ran before main
-// whether the run needed them or not (issue 19; bench/README.md):
+// whether the run needed them or not (bench/README.md):
 //  - libcrypto's x86_64cpuid.o calls OPENSSL_cpuid_setup from the executable's .init: OpenSSL's
 //    CPUID probe, whose CPUIDs a hypervisor traps, ~41 us. A check hashes nothing unless a value
 //    is cut. (The service, tensorgate-serve, starts once and keeps the probe in its .init.)

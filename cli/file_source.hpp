@@ -28,7 +28,8 @@ class FileSource final : public ByteSource {
 };
 
 // A file read from its start in order, a pipe too (--list /dev/stdin): read(2) in a loop. Not
-// std::ifstream, whose iostream and locale machinery the CLI otherwise does without (issue 19).
+// std::ifstream, whose iostream and locale machinery the CLI otherwise does without (a small
+// check's start sets none of it up).
 class SequentialFile {
  public:
   explicit SequentialFile(const std::string& path);

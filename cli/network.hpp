@@ -6,7 +6,7 @@
 // the TLS helper). The release `tensorgate` links network_absent.cpp instead, so none of that
 // code or its relocated data is in the process a local check starts: `check` and `diff` hand a
 // command line that names a URL to tensorgate-remote (network::hand_over) before any of these is
-// called. That was ~0.07 of /bin/true's time in a small file's check (issue 19, bench/README.md).
+// called. That was ~0.07 of /bin/true's time in a small file's check (bench/README.md).
 #include <functional>
 #include <memory>
 #include <optional>

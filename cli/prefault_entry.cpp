@@ -4,7 +4,7 @@
 //
 // Why: a static PIE relocates itself at every start, writing every page of its RELRO data
 // (~40 pages of vtables and pointer tables); each write is a copy-on-write fault, ~16 us on a
-// VM, ~0.65 ms of a ~4 ms check of a small file (issue 19). MADV_POPULATE_WRITE (Linux 5.14)
+// VM, ~0.65 ms of a ~4 ms check of a small file. MADV_POPULATE_WRITE (Linux 5.14)
 // makes the same private copies in one call, ~0.18 ms measured here. The rest of the segment,
 // .data and .bss (~18 pages), goes with it: start-up and a check write ~10 of them, a fault
 // each otherwise (bench/start_costs: a fault ~9 us, a populated page ~0.4 and its first write
@@ -16,7 +16,7 @@
 // cli/link/check_path.order), so fault-around maps it in ~13 faults of 64 KiB each, and
 // MADV_POPULATE_READ of those ~200 pages cost more than the faults: 1.02 of not populating them
 // with the executable read back from disk, 1.04 with it freshly copied (bench/README.md,
-// session 35).
+// "The small check's start, 2026-12-03: the page cache").
 //
 // Nothing here may need what _start sets up: no relocated pointer (only PC-relative addresses of
 // hidden symbols), no thread pointer (no stack protector), no libc (raw system calls).

@@ -16,8 +16,8 @@ constexpr std::size_t kChunk = 1 << 20;
 
 // Makes the buffer's pages from `from` to `to` resident in one system call before a read fills
 // them: a read into fresh memory takes a page fault per 4 KiB page, ~9 us each on a VM, where
-// MADV_POPULATE_WRITE (Linux 5.14) costs ~4 (issue 19: a small file's 64 KiB tail read was 16 of
-// its page faults). Advice only: an older kernel refuses it and the faults happen as before.
+// MADV_POPULATE_WRITE (Linux 5.14) costs ~4 (a small file's 64 KiB tail read was 16 of its page
+// faults). Advice only: an older kernel refuses it and the faults happen as before.
 void populate(const std::byte* buffer, std::size_t from, std::size_t to) {
 #ifdef MADV_POPULATE_WRITE
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
@@ -33,7 +33,7 @@ void populate(const std::byte* buffer, std::size_t from, std::size_t to) {
 // (at most kChunk), and released before the validator finishes. A small file's reads (its first
 // 4 KiB, the 64 KiB tail) then come from the heap, and the canonical check and the report take
 // the same pages again instead of fresh ones; only a stream's 1 MiB chunks are a mapping of their
-// own. (Issue 19: a fixed 1 MiB buffer, mapped and unmapped for every file, left the SmolLM2
+// own. (A fixed 1 MiB buffer, mapped and unmapped for every file, left the SmolLM2
 // check 8 page faults and ~0.13 of /bin/true's time more.)
 class ReadBuffer {
  public:

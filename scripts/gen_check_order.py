@@ -4,7 +4,7 @@ release link places in one contiguous output section (docs/architecture.md, "Bui
 
 Why: the executable has ~6 MB of code, and a check of SmolLM2-135M's header runs ~550 KB of it
 spread over ~50 of the kernel's 64 KiB fault-around windows. On a VM a page fault costs as much as
-~20 us, so the scattered layout was ~15% of a small file's whole check (issue 19).
+~20 us, so the scattered layout was ~15% of a small file's whole check.
 
 How: runs the built executable under callgrind on the SmolLM2 header (JSON and text reports) and
 `version`, takes the functions it executed, finds each function's input section in the link map

@@ -1,6 +1,6 @@
 // Faithful conversions of a tiny llama (grouped-query attention, llama3 RoPE scaling): single
 // file and sharded, BF16 weights kept, norms widened to F32, q/k permuted, rope_freqs
-// generated. Every tensor is exact, the byte accounting is the seed's.
+// generated. Every tensor is exact, and the byte accounting adds up to the difference.
 #include <gtest/gtest.h>
 
 #include "conversion_builder.hpp"
@@ -44,7 +44,7 @@ TEST(AuditFaithful, EveryTensorExact) {
   EXPECT_EQ(row(run.report, "rope_freqs.weight")->verdict, AuditVerdict::generated);
 }
 
-TEST(AuditFaithful, ByteAccountingAsTheSeed) {
+TEST(AuditFaithful, ByteAccountingAddsUp) {
   const TinyLlama m;
   const auto run = faithful(m);
   const auto& b = run.report.bytes;

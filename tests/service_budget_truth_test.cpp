@@ -1,8 +1,8 @@
-// The memory budget tells the truth (issue 14, "one budget that tells the truth"): while a
-// worst-case upload is read, validated and answered by a real session, the heap the connection
-// holds never passes what the budget holds by more than a small, fixed slack. A piece of memory
-// the budget does not see would let a crowd of such uploads pass the budget together: the soak
-// with 60 worst-case clients (bench/README.md) measures the whole server, this test each part.
+// The memory budget tells the truth: while a worst-case upload is read, validated and answered
+// by a real session, the heap the connection holds never passes what the budget holds by more
+// than a small, fixed slack. A piece of memory the budget does not see would let a crowd of such
+// uploads pass the budget together: the soak with 60 worst-case clients (bench/README.md)
+// measures the whole server, this test each part.
 //
 // The resident meter (support/resident_meter.hpp, which replaces this executable's operator new
 // and delete) compares what the heap holds resident with the budget as blocks come and go.
@@ -100,7 +100,7 @@ std::string many_tensors_archive(std::size_t count) {
   return tgtest::torch_archive(tensors);
 }
 
-// One safetensors header of many metadata keys (the attack of issue 14: 3.5M keys in 95 MB).
+// One safetensors header of many metadata keys (at full size, an attack: 3.5M keys in 95 MB).
 std::string many_metadata_keys_file(std::size_t count) {
   std::string h = R"({"__metadata__":{)";
   for (std::size_t i = 0; i < count; ++i) h += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":\"\"";

@@ -67,7 +67,7 @@ TEST(ServiceProbes, LivezAndReadyzAnswerAtTheCapAndAnUploadIsRefused) {
   EXPECT_EQ(crowd.front()->read_response("GET", "/readyz").status, 200u);
 }
 
-// The reviewer's flood, scaled down: the cap held, then many more sockets that never send a byte.
+// A flood of idle connections, scaled down: the cap held, then many more sockets that never send a byte.
 // With a reserve deadline of a minute, only eviction can let the probe in.
 TEST(ServiceProbes, IdleSocketsCannotExhaustTheReserve) {
   TestServer s(capped_config(milliseconds(60'000)));

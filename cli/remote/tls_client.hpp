@@ -3,7 +3,7 @@
 // started for each https connection. Linked into the executable, OpenSSL's tables were ~19,000 of
 // its ~30,000 start-up relocations and ~110 of a small check's ~320 page faults, and a library
 // loaded with dlopen would keep the executable from being a static PIE: every `tensorgate check`
-// of a local file paid for TLS it never spoke (issue 19; docs/architecture.md, "Build"). The
+// of a local file paid for TLS it never spoke (docs/architecture.md, "Build"). The
 // helper makes the TCP connection, verifies the certificate and the name, and relays bytes over
 // a socket pair; the executable speaks HTTP over its end (tls_helper_protocol.hpp).
 #include <memory>

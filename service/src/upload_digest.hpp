@@ -2,7 +2,7 @@
 // An upload's SHA-256, hashed on a worker thread while the session reads the next bytes.
 //
 // Why: hashed inline, the event-loop thread reads, validates and hashes each piece in turn, so
-// a streamed upload with the digest ran at half of SHA-256's own speed (issue 19). Here the
+// a streamed upload with the digest ran at half of SHA-256's own speed. Here the
 // body is read into blocks; a full block joins a queue that one job at a time drains on a
 // worker, in order, block after block, without going back to the session between them. A block
 // per job, the worker slept at every block while its completion went through the session's event

@@ -80,7 +80,7 @@ struct AuditTensor {
   std::uint64_t source_bytes = 0, gguf_bytes = 0;
 };
 
-// The seed's reconciliation: tensor data on both sides, and what explains the difference.
+// The byte reconciliation: tensor data on both sides, and what explains the difference.
 struct AuditBytesLine {
   std::string what;  // "BF16 -> F32 widened", "generated rope_freqs.weight", "missing", ...
   std::uint64_t tensors = 0;

@@ -26,7 +26,7 @@ class JsonWriter {
   void begin_array() { open('['); }
   void end_array() { close(']'); }
   // The writers of one value are inline: a report is millions of short strings and small
-  // numbers, and a call apiece was most of what writing cost (issue 19).
+  // numbers, and a call apiece was most of what writing cost.
   void key(std::string_view k) {
     before_value();
     put_string(k);

@@ -1,5 +1,5 @@
 #pragma once
-// The seed's byte accounting: tensor data on both sides, and one line per kind of change that
+// The byte accounting: tensor data on both sides, and one line per kind of change that
 // explains their difference (kept tensors, widened norms, generated tensors, ...). Every source
 // tensor and every GGUF tensor is in exactly one row of the table, so the lines add up to the
 // difference by construction; the counts say how each row ended.

@@ -9,7 +9,7 @@
 namespace tensorgate::detail {
 
 // One getrandom(2) call. std::random_device first asks CPUID whether the processor has RDRAND,
-// and a virtual machine traps CPUID: 25-50 us of a ~3 ms check of a small file here (issue 19),
+// and a virtual machine traps CPUID: 25-50 us of a ~3 ms check of a small file here,
 // against ~1.3 us for the system call. It stays the fallback where the call is refused or absent.
 std::uint64_t process_hash_seed() {
 #if defined(__linux__)

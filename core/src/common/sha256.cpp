@@ -3,8 +3,8 @@
 // OpenSSL 3 marks the one-algorithm functions deprecated in favour of EVP, but they run the same
 // SHA-NI / AVX2 code (measured side by side: the same MB/s). EVP is what a small check cannot
 // afford: linked statically, EVP_sha256 pulls in the provider machinery and with it every
-// algorithm's tables, ~16,600 relocations the loader applies at every start (issue 19;
-// docs/architecture.md, "Build"). SHA256_Init pulls in the SHA-256 code and the CPU probe only.
+// algorithm's tables, ~16,600 relocations the loader applies at every start
+// (docs/architecture.md, "Build"). SHA256_Init pulls in the SHA-256 code and the CPU probe only.
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/sha.h>
 

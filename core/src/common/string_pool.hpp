@@ -5,7 +5,7 @@
 // Why: a table of string_views (or const char*) holds addresses, and the release executable is a
 // static PIE, so each address is a relocation that every start writes. That puts the whole table
 // in the writable segment, whose pages are copied at every start: ~4 us a page on a VM, for
-// tables a check mostly never reads (the rule catalogue alone was 14 KB; issue 19,
+// tables a check mostly never reads (the rule catalogue alone was 14 KB,
 // bench/README.md). A pool holds only characters and offsets, so it stays in read-only data,
 // shared and mapped on demand; the string_views are made when a string is asked for.
 //

@@ -13,7 +13,7 @@ namespace tensorgate::detail {
 namespace {
 
 // How many leading bytes of `a` and `b` agree. memcmp runs a block at a time; GCC's std::mismatch
-// is a byte loop, and was most of a small header's canonical check (issue 19): a block is searched
+// is a byte loop, and was most of a small header's canonical check: a block is searched
 // byte by byte only once memcmp has found it differs.
 std::size_t common_prefix(const char* a, const char* b, std::size_t n) {
   if (std::memcmp(a, b, n) == 0) return n;
