@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of `tensorgate check` on every file kind (docs/rules.md, FK, PK, ZP):
-pickles CPython's own pickler writes at every protocol, benign and hostile; zips zipfile writes;
+pickles CPython's own pickler writes at every protocol, benign and hostile; zips zipfile writes
+(names PyTorch finds without case, pickles by content); tars tarfile writes (torch.load's legacy layout);
 NumPy .npy files and .npz archives as numpy.lib.format lays them out; Git LFS pointers, empty files and HTML under model names; standard input; a model directory
 with a malicious pickle beside valid safetensors. JSON against the report schema, exit statuses.
 
@@ -14,6 +15,7 @@ import pickle
 import struct
 import subprocess
 import sys
+import tarfile
 import tempfile
 import unittest
 import zipfile
@@ -128,6 +130,41 @@ class CliKindsTest(unittest.TestCase):
         self.assertEqual(rules(doc["files"][0], "error"), [])
         self.assertEqual(code, 0)
 
+    def test_names_as_pytorch_finds_them_and_pickles_by_content(self):
+        # zipfile writes what torch's miniz lookup finds without case: data.PKL is data.pkl.
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+            z.writestr("archive/data.pkl", pickle.dumps({"w": 1}, 2))
+            z.writestr("archive/DATA.PKL", pickle.dumps(Exec(), 0))
+            z.writestr("archive/notes.txt", pickle.dumps(Exec(), 0))
+        code, doc = self.check_json(self.write("cases.pt", buf.getvalue()))
+        errors = rules(doc["files"][0], "error")
+        self.assertEqual(code, 1)
+        for rule in ("PK.dangerous-global", "ZP.duplicate-name", "ZP.ambiguous-archive"):
+            self.assertIn(rule, errors)
+        self.assertEqual(len(doc["files"][0]["summary"]["pickles"]), 3)
+
+    def test_tarfile_archives(self):
+        # tarfile writes torch.load's legacy layout: storages is unpickled, whatever else holds.
+        def tar(members):
+            buf = io.BytesIO()
+            with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as t:
+                for name, data in members:
+                    info = tarfile.TarInfo(name)
+                    info.size = len(data)
+                    t.addfile(info, io.BytesIO(data))
+            return buf.getvalue()
+        views = pickle.dumps([], 2)
+        code, doc = self.check_json(self.write("old.pt", tar([("storages", pickle.dumps(0, 2) + views),
+                                                             ("pickle", pickle.dumps({"w": 1}, 2))])))
+        report = doc["files"][0]
+        self.assertEqual((code, report["format"], rules(report)), (0, "tar", []))
+        code, doc = self.check_json(self.write("evil.pt", tar([("storages", pickle.dumps(1, 2) + pickle.dumps(Exec(), 2)),
+                                                              ("p" * 120, pickle.dumps(Exec(), 0))])))
+        report = doc["files"][0]
+        self.assertEqual((code, report["format"]), (1, "tar"))
+        self.assertEqual(rules(report, "error").count("PK.dangerous-global"), 2)
+
     def test_numpy_arrays_and_archives(self):
         code, doc = self.check_json(self.write("a.npy", npy("<f4", [2, 3], bytes(24))))
         report = doc["files"][0]
@@ -151,6 +188,9 @@ class CliKindsTest(unittest.TestCase):
         report = doc["files"][0]
         self.assertEqual((code, report["format"], rules(report, "error")), (1, "zip", ["FK.npy-header"]))
         self.assertEqual([a["descr"] for a in report["summary"]["arrays"]], ["<f4"])
+        # numpy.load unpickles a structure with an object field (dtype.hasobject).
+        code, doc = self.check_json(self.write("s.npy", npy([("a", "<f4"), ("o", "|O")], [1], pickle.dumps(Exec(), 2))))
+        self.assertEqual((code, rules(doc["files"][0], "error")), (1, ["PK.dangerous-global"]))
 
     def test_lfs_pointer_empty_and_html_under_model_names(self):
         code, doc = self.check_json(self.write("lfs/model.safetensors", LFS))
