@@ -115,6 +115,22 @@ TEST(Tar, WhatTheLoaderReadsMustBeOneRegularFile) {
   EXPECT_EQ(r.tar->member_list[0].name, "d");
 }
 
+TEST(Tar, WhatTensorgateDoesNotReadIsRefused) {
+  // GNU sparse members, and pax records of GNU's sparse formats.
+  EXPECT_EQ(errors_of(tar_report(build_tar({{"s", "abc", 'S'}}))), "FK.tar-header");
+  TarMemberSpec sparse{"c", "x"};
+  sparse.pax = {{"GNU.sparse.size", "1"}};
+  EXPECT_EQ(errors_of(tar_report(build_tar({sparse}))), "FK.tar-header");
+  // A pax size in digits of another script: Python's int() reads them, a scanner may not.
+  TarMemberSpec arabic{"a", "xy"};
+  arabic.pax = {{"size", "\xd9\xa2"}};
+  EXPECT_EQ(errors_of(tar_report(build_tar({arabic}))), "FK.tar-header");
+  // A pax size int() refuses is 0 to tarfile: the data that follows is read as the next header.
+  TarMemberSpec hex{"a", kPayload};
+  hex.pax = {{"size", "0x14"}};
+  EXPECT_EQ(errors_of(tar_report(build_tar({hex}))), "FK.tar-header");
+}
+
 TEST(Tar, MalformedArchives) {
   const std::string good = build_tar({{"a", "abc"}, {"b", "def"}});
   // A later header whose checksum does not match: tarfile stops reading members there.

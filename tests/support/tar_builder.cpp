@@ -39,6 +39,14 @@ std::string padded(std::string s) {
 
 }  // namespace
 
+void set_tar_checksum(std::string& b) {
+  b.replace(148, 8, "        ");
+  unsigned sum = 0;
+  for (std::size_t i = 0; i < 512; ++i) sum += static_cast<unsigned char>(b[i]);
+  put_octal(b, 148, 7, sum);
+  b[155] = ' ';
+}
+
 std::string tar_header(const std::string& name, std::int64_t size, char type, const std::string& linkname, int checksum_delta) {
   std::string b(512, '\0');
   b.replace(0, std::min<std::size_t>(name.size(), 100), name.substr(0, 100));

@@ -24,6 +24,8 @@ struct TarMemberSpec {
 // One 512-byte header block; `checksum_delta` spoils the checksum.
 std::string tar_header(const std::string& name, std::int64_t size, char type, const std::string& linkname = {},
                        int checksum_delta = 0);
+// The checksum of a header block set again after its fields were edited.
+void set_tar_checksum(std::string& block);
 // Pax records "%d %s=%s\n".
 std::string pax_records(const std::vector<std::pair<std::string, std::string>>& records);
 // The members, then two blocks of zeros (unless `end` is false).

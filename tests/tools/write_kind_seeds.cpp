@@ -128,6 +128,40 @@ Seeds tar_seeds() {
   longname.gnu_long_name = true;
   s.emplace_back("extended_headers", build_tar({pax, longname, {"l", "", '2', "pickle"}}));
   s.emplace_back("cut", build_tar({{"a", std::string(700, 'x')}}, false).substr(0, 900));
+  // What torch's loader reads as links, twice, or cut inside its raw bytes; GNU sparse.
+  std::string storages = legacy_storages_member({{8}});
+  storages.resize(storages.size() - 20);
+  s.emplace_back("loader_members_twisted", build_tar({{"storages", "", '1', "x"}, {"pickle", payload}, {"pickle", payload},
+                                                      {"tensors", legacy_tensors_member({{2}}).substr(0, 40)},
+                                                      {"storages", storages}}));
+  s.emplace_back("gnu_sparse", build_tar({{"s", "abc", 'S'}}));
+  // Pax records a scanner may read otherwise: a size that is no number, a non-ASCII size, a
+  // link path, a sparse keyword; numbers in base-256 and octal spellings Python accepts.
+  TarMemberSpec bad_size{"a", payload};
+  bad_size.pax = {{"size", "0x20"}, {"linkpath", "b"}};
+  TarMemberSpec non_ascii{"b", payload};
+  non_ascii.pax = {{"size", "\xd9\xa2"}};
+  TarMemberSpec sparse{"c", "x"};
+  sparse.pax = {{"GNU.sparse.size", "1"}};
+  s.emplace_back("pax_size_not_a_number", build_tar({bad_size}));
+  s.emplace_back("pax_size_not_ascii", build_tar({non_ascii}));
+  s.emplace_back("pax_sparse", build_tar({sparse}));
+  const std::string global = pax_records({{"size", "9"}, {"path", "g"}});
+  s.emplace_back("pax_global", tar_header("g", static_cast<std::int64_t>(global.size()), 'g') + global +
+                                   std::string(512 - global.size(), '\0') + build_tar({{"a", "x"}}));
+  s.emplace_back("negative_size", tar_header("a", -1, '0') + std::string(1024, '\0'));
+  std::string wide = tar_header("w", 0, '0');
+  wide.replace(124, 12, std::string("\x80\x01\0\0\0\0\0\0\0\0\0\x05", 12));  // size: 12 base-256 bytes, past int64
+  set_tar_checksum(wide);
+  s.emplace_back("size_past_int64", wide + std::string(1024, '\0'));
+  std::string numbers = tar_header("n", 3, '0') + "abc" + std::string(509, '\0');
+  numbers.replace(100, 8, std::string("\xff\xff\xff\xff\xff\xff\xff\xfe", 8));  // mode: base-256, negative
+  numbers.replace(108, 8, std::string(" 0o1_7 \0", 8));                            // uid: Python's octal spelling
+  set_tar_checksum(numbers);
+  s.emplace_back("numbers_python_reads", numbers + std::string(1024, '\0'));
+  std::vector<TarMemberSpec> many;
+  for (int i = 0; i < 20; ++i) many.push_back({"p" + std::to_string(i) + ".pkl", PickleBuilder().proto(2).op('N').stop().bytes()});
+  s.emplace_back("many_pickles", build_tar(many));
   return s;
 }
 
