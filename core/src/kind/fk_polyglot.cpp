@@ -6,20 +6,13 @@
 #include <cstring>
 #include <string>
 
+#include "common/little_endian.hpp"
 #include "common/printable.hpp"
 #include "kind/auto_validator.hpp"
 #include "pickle/scanner.hpp"
 #include "tar/tar_header.hpp"
 
 namespace tensorgate::detail::kind {
-namespace {
-
-std::uint32_t le32(const unsigned char* p) {
-  return static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) | (static_cast<std::uint32_t>(p[2]) << 16) |
-         (static_cast<std::uint32_t>(p[3]) << 24);
-}
-
-}  // namespace
 
 std::optional<Finding> pickle_head(std::string_view prefix) {
   FindingList scratch(4);
@@ -33,8 +26,6 @@ std::optional<Finding> pickle_head(std::string_view prefix) {
 }
 
 namespace {
-
-std::uint64_t le64(const unsigned char* p) { return le32(p) | (static_cast<std::uint64_t>(le32(p + 4)) << 32); }
 
 // An end record at `i` of the tail, as Python's zipfile reads it (_EndRecData, _EndRecData64,
 // _RealGetContents): the disk counts and the central directory's offset field are ignored; the

@@ -7,14 +7,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/little_endian.hpp"
+
 namespace tensorgate::detail::pickle {
 namespace {
-
-std::uint64_t little_endian(const unsigned char* p, unsigned width) {
-  std::uint64_t v = 0;
-  for (unsigned i = width; i-- > 0;) v = (v << 8) | p[i];
-  return v;
-}
 
 bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
@@ -116,7 +112,7 @@ std::size_t Scanner::take_opcode(const unsigned char* p, std::size_t n) {
       length_field_ = info_->arg == Arg::counted;
       if (n - 1 >= need_) {  // the whole field is in this chunk: no copy
         pos_ += need_;
-        on_fixed(little_endian(p + 1, need_));
+        on_fixed(le_bytes(p + 1, need_));
         return 1 + need_;
       }
       state_ = St::fixed;
@@ -140,7 +136,7 @@ std::size_t Scanner::take_fixed(const unsigned char* p, std::size_t n) {
   std::memcpy(scratch_.data() + have_, p, take);
   have_ += static_cast<unsigned>(take);
   pos_ += take;
-  if (have_ == need_) on_fixed(little_endian(scratch_.data(), need_));
+  if (have_ == need_) on_fixed(le_bytes(scratch_.data(), need_));
   return take;
 }
 

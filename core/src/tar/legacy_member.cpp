@@ -3,17 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/little_endian.hpp"
+
 namespace tensorgate::detail::tar {
-namespace {
-
-std::uint64_t le(const unsigned char* p, unsigned width) {
-  std::uint64_t v = 0;
-  for (unsigned i = width; i-- > 0;) v = (v << 8) | p[i];
-  return v;
-}
-
-}  // namespace
-
 LegacyMember::LegacyMember(Layout layout, std::uint64_t size, const Limits& limits, pickle::ScanSite site,
                            MemoryBudget* budget)
     : layout_(layout), size_(size), site_(site), scanner_(limits.pickle, std::move(site), budget) {}
@@ -95,13 +87,13 @@ void LegacyMember::after_pickle() {
 void LegacyMember::on_fixed() {
   const std::uint64_t left = size_ - pos_;
   if (layout_ == Layout::storages) {
-    const std::uint64_t count = le(fixed_, 8);
+    const std::uint64_t count = le64(fixed_);
     if (count > left / element_bytes_)
       return fail("a storage of " + std::to_string(count) + " elements of " + std::to_string(element_bytes_) +
                   " bytes runs past the member's end (" + std::to_string(left) + " bytes remain)");
     raw_left_ = count * element_bytes_;
   } else if (!ndim_read_) {
-    const auto ndim = static_cast<std::int32_t>(le(fixed_, 4));  // then 4 bytes torch skips
+    const auto ndim = static_cast<std::int32_t>(le32(fixed_));  // then 4 bytes torch skips
     if (ndim < 0 || static_cast<std::uint64_t>(ndim) * 16 + 8 > left)
       return fail("a tensor of " + std::to_string(ndim) + " dimensions: its sizes, strides and offset run past the member's end (" +
                   std::to_string(left) + " bytes remain)");

@@ -3,20 +3,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/little_endian.hpp"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 namespace tensorgate::detail::zip {
-namespace {
-
-std::uint64_t le(const unsigned char* p, unsigned width) {
-  std::uint64_t v = 0;
-  for (unsigned i = width; i-- > 0;) v = (v << 8) | p[i];
-  return v;
-}
-
-}  // namespace
 
 // 16 positions a step: 'P' at i and 'K' at i + 1, then the other two bytes for each candidate.
 // On tensor data a "PK" pair is rare (1 in 65,536 positions), so this runs at memory speed.
@@ -57,7 +50,7 @@ bool DescriptorSearch::check(std::uint64_t q, const unsigned char* at) {
   const bool hinted = hint_ && !hint_missed_;
   if (hinted && q != *hint_) return false;
   const unsigned w = width_ == 24 ? 8 : 4;
-  const bool match = at[0] == 'P' && at[1] == 'K' && at[2] == 7 && at[3] == 8 && le(at + 8, w) == q && le(at + 8 + w, w) == q;
+  const bool match = at[0] == 'P' && at[1] == 'K' && at[2] == 7 && at[3] == 8 && le_bytes(at + 8, w) == q && le_bytes(at + 8 + w, w) == q;
   if (!match) {
     if (hinted) {  // not where data.pkl says: search every position from here on
       hint_missed_ = true;
@@ -65,7 +58,7 @@ bool DescriptorSearch::check(std::uint64_t q, const unsigned char* at) {
     }
     return false;
   }
-  descriptor_ = {static_cast<std::uint32_t>(le(at + 4, 4)), q, q};
+  descriptor_ = {static_cast<std::uint32_t>(le_bytes(at + 4, 4)), q, q};
   found_at_ = q;
   return true;
 }
