@@ -5,10 +5,10 @@
 
 #include <cmath>
 
-#include "audit/arch_table.hpp"
+#include "pairing/arch_table.hpp"
 #include "audit/compare.hpp"
-#include "audit/numbers.hpp"
-#include "audit/permute.hpp"
+#include "pairing/numbers.hpp"
+#include "pairing/permute.hpp"
 #include "audit/rope.hpp"
 #include "conversion_builder.hpp"
 

@@ -12,7 +12,7 @@
 #include <map>
 #include <sstream>
 
-#include "audit/numbers.hpp"
+#include "pairing/numbers.hpp"
 #include "conversion_builder.hpp"
 #include "diff/value_compare.hpp"
 #include "diff_run.hpp"
@@ -48,7 +48,7 @@ TEST(DiffValues, EveryF16ValueDecodesExactly) {
   for (std::uint32_t h = 0; h < 65536; ++h) {
     f16 += static_cast<char>(h & 0xff);
     f16 += static_cast<char>(h >> 8);
-    f32 += f32s({static_cast<float>(tensorgate::detail::audit::f16_value(static_cast<std::uint16_t>(h)))});
+    f32 += f32s({static_cast<float>(tensorgate::detail::pairing::f16_value(static_cast<std::uint16_t>(h)))});
   }
   const auto v = compare(kF16, f16, kF32, f32, 65536);
   EXPECT_EQ(v.changed, 0u);

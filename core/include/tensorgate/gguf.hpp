@@ -193,6 +193,24 @@ struct GgufSummary {
   std::vector<GgufScalar> scalars;                    // scalar pairs, file order (see GgufScalar)
 };
 
+// A kept scalar (GgufSummary::scalars) read as a number, as the checks against a model's config
+// read it (the conversion audit; the diff's name map between GGUF and safetensors names).
+struct GgufScalarValue {
+  bool integer = false;        // an integer type (negative values never equal a config field)
+  bool negative = false;
+  std::uint64_t magnitude = 0;
+  std::optional<double> real;  // f32 or f64
+  bool f64 = false;
+  std::string text;            // how it reads in a message: "-3", "1e-05 (f32)"
+};
+// Nothing for strings, bools and unknown types.
+std::optional<GgufScalarValue> gguf_scalar_value(const GgufScalar& s);
+// The kept scalar of that key, or null.
+const GgufScalar* find_gguf_scalar(const GgufSummary& g, std::string_view key);
+// A kept scalar as the diff shows a metadata value: a string JSON-quoted, true or false, an
+// integer with its type ("32 (u32)"), a float as its shortest exact text ("1e-05 (f32)").
+std::string gguf_scalar_text(const GgufScalar& s);
+
 std::unique_ptr<Validator> make_gguf_validator(const Limits& limits = {},
                                                MemoryBudget* budget = nullptr);
 

@@ -4,11 +4,13 @@
 #include <cstdint>
 #include <optional>
 
-#include "lossy.hpp"
-#include "numbers.hpp"
+#include "pairing/lossy.hpp"
+#include "pairing/numbers.hpp"
 #include "tensorgate/safetensors/dtype.hpp"
 
 namespace tensorgate::detail::audit {
+
+using namespace pairing;  // the audit reads through the pairing room's decoders, name map and config
 
 enum class Mode : std::uint8_t {
   bytes,         // the same type: byte for byte

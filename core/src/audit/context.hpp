@@ -6,12 +6,14 @@
 #include <string_view>
 
 #include "common/finding_list.hpp"
-#include "arch_table.hpp"
-#include "model_config.hpp"
-#include "pair_stream.hpp"
+#include "pairing/arch_table.hpp"
+#include "pairing/model_config.hpp"
+#include "pairing/pair_stream.hpp"
 #include "tensorgate/audit.hpp"
 
 namespace tensorgate::detail::audit {
+
+using namespace pairing;  // the audit reads through the pairing room's decoders, name map and config
 
 class AuditContext {
  public:

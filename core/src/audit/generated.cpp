@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "common/printable.hpp"
-#include "numbers.hpp"
+#include "pairing/numbers.hpp"
 #include "rope.hpp"
-#include "text_util.hpp"
+#include "common/number_text.hpp"
 
 namespace tensorgate::detail::audit {
 namespace {

@@ -3,8 +3,7 @@
 #include <cmath>
 
 #include "common/printable.hpp"
-#include "gguf_scalar.hpp"
-#include "text_util.hpp"
+#include "common/number_text.hpp"
 
 namespace tensorgate::detail::audit {
 namespace {
@@ -25,14 +24,14 @@ std::string_view config_key(ConfigField f) {
   return "";
 }
 
-ScalarValue integer_value(std::uint64_t v) { return ScalarValue{true, false, v, std::nullopt, false, std::to_string(v)}; }
+GgufScalarValue integer_value(std::uint64_t v) { return GgufScalarValue{true, false, v, std::nullopt, false, std::to_string(v)}; }
 
 // The value llama.cpp uses when the key is absent, or nothing when it needs the key.
-std::optional<ScalarValue> absent_value(const AuditContext& ctx, const MetadataRule& rule) {
+std::optional<GgufScalarValue> absent_value(const AuditContext& ctx, const MetadataRule& rule) {
   const std::string arch(ctx.arch->gguf_arch);
   const auto gguf_int = [&](std::string_view key) -> std::optional<std::uint64_t> {
-    const GgufScalar* s = find_scalar(*ctx.gguf, arch + "." + std::string(key));
-    const auto v = s ? decode_scalar(*s) : std::nullopt;
+    const GgufScalar* s = find_gguf_scalar(*ctx.gguf, arch + "." + std::string(key));
+    const auto v = s ? gguf_scalar_value(*s) : std::nullopt;
     return v && v->integer && !v->negative ? std::optional(v->magnitude) : std::nullopt;
   };
   switch (rule.absent) {
@@ -40,7 +39,7 @@ std::optional<ScalarValue> absent_value(const AuditContext& ctx, const MetadataR
       const auto h = gguf_int("attention.head_count");
       return h ? std::optional(integer_value(*h)) : std::nullopt;
     }
-    case KeyDefault::ten_thousand: return ScalarValue{false, false, 0, 10000.0, false, "10000 (llama.cpp's default)"};
+    case KeyDefault::ten_thousand: return GgufScalarValue{false, false, 0, 10000.0, false, "10000 (llama.cpp's default)"};
     case KeyDefault::hidden_over_heads: {
       const auto e = gguf_int("embedding_length"), h = gguf_int("attention.head_count");
       if (!e || !h || *h == 0) return std::nullopt;
@@ -53,7 +52,7 @@ std::optional<ScalarValue> absent_value(const AuditContext& ctx, const MetadataR
 }
 
 // Whether the GGUF's value is the config's; `why` says how it is not.
-bool agrees(const ScalarValue& v, const ConfigNumber& c, bool is_float, std::string& why) {
+bool agrees(const GgufScalarValue& v, const ConfigNumber& c, bool is_float, std::string& why) {
   if (is_float) {
     if (!v.real) return why = "is an integer, not a float", false;
     const double want = static_cast<float>(c.value);  // the config's value rounded to f32
@@ -73,12 +72,12 @@ bool agrees(const ScalarValue& v, const ConfigNumber& c, bool is_float, std::str
 void check_key(AuditContext& ctx, const MetadataRule& rule) {
   const std::string key = std::string(ctx.arch->gguf_arch) + "." + std::string(rule.key);
   const std::optional<ConfigNumber> c = ctx.config.field(rule.field);
-  const GgufScalar* s = find_scalar(*ctx.gguf, key);
+  const GgufScalar* s = find_gguf_scalar(*ctx.gguf, key);
   if (!c) {
     if (s) ctx.add(Rule::au_not_compared, key + " not compared: config.json gives no " + std::string(config_key(rule.field)));
     return;
   }
-  std::optional<ScalarValue> v = s ? decode_scalar(*s) : absent_value(ctx, rule);
+  std::optional<GgufScalarValue> v = s ? gguf_scalar_value(*s) : absent_value(ctx, rule);
   if (!v) {
     if (s) ctx.add(Rule::au_metadata, key + " is not a number");
     else if (rule.absent == KeyDefault::required) ctx.add(Rule::au_metadata, key + " is missing (llama.cpp needs it)");

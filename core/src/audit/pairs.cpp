@@ -4,8 +4,8 @@
 
 #include "common/printable.hpp"
 #include "compare.hpp"
-#include "permute.hpp"
-#include "text_util.hpp"
+#include "pairing/permute.hpp"
+#include "common/number_text.hpp"
 
 namespace tensorgate::detail::audit {
 namespace {

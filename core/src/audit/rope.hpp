@@ -9,9 +9,11 @@
 #include <optional>
 #include <string>
 
-#include "model_config.hpp"
+#include "pairing/model_config.hpp"
 
 namespace tensorgate::detail::audit {
+
+using namespace pairing;  // the audit reads through the pairing room's decoders, name map and config
 
 // Why the scaling cannot produce factors (AU.config), or nothing.
 std::optional<std::string> rope_scaling_problem(const RopeScaling& s, std::uint64_t head_dim);

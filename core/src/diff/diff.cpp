@@ -14,7 +14,7 @@ namespace {
 
 bool is_generated(const NameMap& map, std::string_view name) {
   if (!map.arch) return false;
-  for (const audit::GeneratedRule& g : map.arch->generated)
+  for (const pairing::GeneratedRule& g : map.arch->generated)
     if (g.name == name) return true;
   return false;
 }

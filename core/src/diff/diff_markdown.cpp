@@ -17,6 +17,7 @@ namespace tensorgate {
 namespace {
 
 using namespace detail::diff;
+using detail::commas;
 
 std::string code(std::string_view raw, std::uint64_t max) {
   std::string s = raw.size() > max ? detail::printable(raw.substr(0, utf8_prefix(raw, static_cast<std::size_t>(max)))) + "..."

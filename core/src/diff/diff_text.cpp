@@ -11,6 +11,7 @@ namespace tensorgate {
 namespace {
 
 using namespace detail::diff;
+using detail::commas;
 
 // Untrusted text on one line: control characters escaped, at most `max` bytes.
 std::string shown(std::string_view s, std::uint64_t max) {

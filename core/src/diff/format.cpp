@@ -1,6 +1,6 @@
 #include "format.hpp"
 
-#include "audit/text_util.hpp"
+#include "common/number_text.hpp"
 
 namespace tensorgate::detail::diff {
 
@@ -8,7 +8,7 @@ std::string signed_change(std::uint64_t before, std::uint64_t after) {
   return after >= before ? "+" + commas(after - before) : "-" + commas(before - after);
 }
 
-std::string tensor_text(const DiffTensor& t) { return t.dtype + " " + audit::shape_text(t.shape); }
+std::string tensor_text(const DiffTensor& t) { return t.dtype + " " + shape_text(t.shape); }
 
 std::string kinds_text(ChangeSet kinds) {
   std::string out;
@@ -25,9 +25,9 @@ std::string values_text(const ValueDiff& v) {
   if (v.identical) return where + "identical";
   if (v.changed == 0) return where + "equal values";
   const double fraction = v.elements ? static_cast<double>(v.changed) / static_cast<double>(v.elements) : 0;
-  std::string out = where + audit::general(100 * fraction, 3) + "% of " + commas(v.elements) + " elements changed";
+  std::string out = where + general(100 * fraction, 3) + "% of " + commas(v.elements) + " elements changed";
   if (v.max_abs && v.changed > v.nonfinite)
-    out += ", largest difference " + audit::sci(*v.max_abs) + " (relative " + audit::sci(v.max_rel.value_or(0)) + ")";
+    out += ", largest difference " + sci(*v.max_abs) + " (relative " + sci(v.max_rel.value_or(0)) + ")";
   if (v.nonfinite) out += ", " + commas(v.nonfinite) + " non-finite";
   return out;
 }

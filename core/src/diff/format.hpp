@@ -1,15 +1,14 @@
 #pragma once
-// What the diff's text and markdown share: numbers with thousands separators, a tensor as
+// What the diff's text and markdown share (numbers with thousands separators: common/number_text.hpp): a tensor as
 // "BF16 [128256, 2048]", the sentence that says what --values found, and the headline counts.
 #include <string>
 #include <string_view>
 
-#include "audit/text_util.hpp"
+#include "common/number_text.hpp"
 #include "tensorgate/diff.hpp"
 
 namespace tensorgate::detail::diff {
 
-using audit::commas;  // "1,234,567"
 // "+524,288", "-12", "+0"
 std::string signed_change(std::uint64_t before, std::uint64_t after);
 // "BF16 [128256, 2048]"

@@ -4,8 +4,7 @@
 #include <map>
 #include <utility>
 
-#include "audit/gguf_scalar.hpp"
-#include "modeldir/json_doc.hpp"
+#include "common/json_doc.hpp"
 #include "tensorgate/json_writer.hpp"
 #include "tensorgate/sha256.hpp"
 #include "tensorgate/utf8.hpp"
@@ -15,24 +14,10 @@ namespace {
 
 using Keys = std::map<std::string, std::string>;
 
-std::string_view gguf_type_name(std::uint32_t t) {
-  static constexpr std::string_view kNames[] = {"u8", "i8", "u16", "i16", "u32", "i32", "f32",
-                                                "bool", "string", "array", "u64", "i64", "f64"};
-  return t < std::size(kNames) ? kNames[t] : "?";
-}
-
 std::string json_string(std::string_view s) {
   std::string out;
   append_json_string_lossy(out, s);
   return out;
-}
-
-std::string scalar_text(const GgufScalar& s) {
-  if (s.type == audit::kValueString) return json_string(s.text);
-  if (s.type == audit::kValueBool) return s.bits ? "true" : "false";
-  const auto v = audit::decode_scalar(s);
-  if (!v) return "?";
-  return v->real ? v->text : v->text + " (" + std::string(gguf_type_name(s.type)) + ")";
 }
 
 void add_metadata(const Report& r, Keys& keys) {
@@ -42,7 +27,7 @@ void add_metadata(const Report& r, Keys& keys) {
       keys.emplace(std::string(k), json_string(v));
     }
   if (!r.gguf) return;
-  for (const GgufScalar& s : r.gguf->scalars) keys.emplace(s.key, scalar_text(s));
+  for (const GgufScalar& s : r.gguf->scalars) keys.emplace(s.key, gguf_scalar_text(s));
   if (r.gguf->vocab_size) keys.emplace("tokenizer.ggml.tokens", "[" + std::to_string(*r.gguf->vocab_size) + " tokens]");
   if (r.gguf->chat_template) keys.emplace("tokenizer.chat_template", "(present; not kept, not compared)");
 }

@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <boost/unordered/unordered_flat_map.hpp>
 
-#include "audit/gguf_scalar.hpp"
-#include "audit/model_config.hpp"
+#include "pairing/model_config.hpp"
 #include "common/seeded_hash.hpp"
 
 namespace tensorgate::detail::diff {
@@ -22,9 +21,9 @@ NameIndex index_names(const Side& side) {
   return index;
 }
 
-std::uint64_t gguf_heads(const GgufSummary& g, const audit::ArchSpec& arch, std::string_view key) {
-  const GgufScalar* s = audit::find_scalar(g, std::string(arch.gguf_arch) + "." + std::string(key));
-  const auto v = s ? audit::decode_scalar(*s) : std::nullopt;
+std::uint64_t gguf_heads(const GgufSummary& g, const pairing::ArchSpec& arch, std::string_view key) {
+  const GgufScalar* s = find_gguf_scalar(g, std::string(arch.gguf_arch) + "." + std::string(key));
+  const auto v = s ? gguf_scalar_value(*s) : std::nullopt;
   return v && v->integer && !v->negative ? v->magnitude : 0;
 }
 
@@ -36,18 +35,18 @@ NameMap choose_name_map(const Side& old_side, const Side& new_side, const Direct
   else if (!(old_side.all_gguf && new_side.all_safetensors)) return map;
   const Side& hf = map.old_is_safetensors ? old_side : new_side;
   const Side& gguf = map.old_is_safetensors ? new_side : old_side;
-  std::optional<audit::ModelConfig> config;
+  std::optional<pairing::ModelConfig> config;
   if (hf.in->config_json) {
-    auto parsed = audit::parse_model_config(*hf.in->config_json, limits);
+    auto parsed = pairing::parse_model_config(*hf.in->config_json, limits);
     if (parsed.config) config = std::move(parsed.config);
   }
-  if (config) map.arch = audit::find_architecture(config->model_type, config->class_name);
+  if (config) map.arch = pairing::find_architecture(config->model_type, config->class_name);
   if (!map.arch && gguf.first_gguf && gguf.first_gguf->architecture)
-    map.arch = audit::find_gguf_architecture(*gguf.first_gguf->architecture);
+    map.arch = pairing::find_gguf_architecture(*gguf.first_gguf->architecture);
   if (!map.arch) return map;
   if (config) {
-    map.q_heads = config->integer(audit::ConfigField::heads).value_or(0);
-    map.k_heads = config->integer(audit::ConfigField::kv_heads).value_or(0);
+    map.q_heads = config->integer(pairing::ConfigField::heads).value_or(0);
+    map.k_heads = config->integer(pairing::ConfigField::kv_heads).value_or(0);
   }
   if (!map.q_heads && gguf.first_gguf) {
     map.q_heads = gguf_heads(*gguf.first_gguf, *map.arch, "attention.head_count");
@@ -75,7 +74,7 @@ Matching match_by_name(const Side& old_side, const Side& new_side, const NameMap
     const NameIndex gguf_names = index_names(map.old_is_safetensors ? new_side : old_side);
     for (std::size_t i = 0; i < hf.tensors.size(); ++i) {
       if (hf_taken[i]) continue;
-      const auto mapped = audit::map_name(*map.arch, hf.tensors[i].info.name);
+      const auto mapped = pairing::map_name(*map.arch, hf.tensors[i].info.name);
       if (!mapped) continue;
       const auto it = gguf_names.find(mapped->gguf);
       if (it == gguf_names.end() || gguf_taken[it->second]) continue;

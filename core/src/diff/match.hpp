@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "audit/arch_table.hpp"
+#include "pairing/arch_table.hpp"
 #include "side.hpp"
 
 namespace tensorgate::detail::diff {
@@ -14,7 +14,7 @@ namespace tensorgate::detail::diff {
 struct Pair {
   std::size_t old_index = 0, new_index = 0;  // in the sides' tensor lists
   MatchedBy by = MatchedBy::name;
-  audit::RowOrder order = audit::RowOrder::as_is;  // name map: how the converter moved the rows
+  pairing::RowOrder order = pairing::RowOrder::as_is;  // name map: how the converter moved the rows
 };
 
 struct Matching {
@@ -25,7 +25,7 @@ struct Matching {
 // The name map between the sides, when one is all safetensors and the other all GGUF: the
 // architecture of the safetensors side's config.json, else of the GGUF's general.architecture.
 struct NameMap {
-  const audit::ArchSpec* arch = nullptr;
+  const pairing::ArchSpec* arch = nullptr;
   bool old_is_safetensors = false;  // which side's names are mapped to GGUF names
   // The q/k permutation's head counts (config.json, else the GGUF's metadata); 0: unknown.
   std::uint64_t q_heads = 0, k_heads = 0;

@@ -5,7 +5,7 @@
 #include <boost/unordered/unordered_flat_set.hpp>
 #include <map>
 
-#include "audit/numbers.hpp"
+#include "pairing/numbers.hpp"
 #include "common/seeded_hash.hpp"
 
 namespace tensorgate::detail::diff {
@@ -139,7 +139,7 @@ Encoding safetensors_encoding(Dtype d) {
 }
 
 Encoding ggml_encoding(std::uint32_t type, bool big_endian) {
-  using namespace audit;
+  using namespace pairing;
   const GgmlTypeInfo* info = ggml_type_info(type);
   Encoding e{ElementKind::opaque, info->block_size, info->type_size};
   if (big_endian) return e;  // decoded only as little-endian; big-endian files compare bytes

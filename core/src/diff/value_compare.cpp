@@ -5,15 +5,15 @@
 #include <cmath>
 #include <cstring>
 
-#include "audit/lossy.hpp"
-#include "audit/numbers.hpp"
+#include "pairing/lossy.hpp"
+#include "pairing/numbers.hpp"
 
 namespace tensorgate::detail::diff {
 namespace {
 
-using audit::load_u16;
-using audit::load_u32;
-using audit::load_u64;
+using pairing::load_u16;
+using pairing::load_u32;
+using pairing::load_u64;
 
 // Elements decoded in batches of this many: a multiple of every block size the diff decodes.
 constexpr std::uint64_t kBatch = 256;
@@ -60,9 +60,9 @@ unsigned scalar_size(ElementKind k) {
 // `count` elements (whole blocks) as doubles. Integers past 2^53 are rounded.
 void decode(const Encoding& e, const std::byte* p, std::uint64_t count, double* out) {
   if (e.kind == ElementKind::q8_0 || e.kind == ElementKind::q4_0) {
-    for (std::uint64_t b = 0; b < count / audit::kQBlock; ++b) {
-      if (e.kind == ElementKind::q8_0) audit::decode_q8_0(p + b * e.block_bytes, out + b * audit::kQBlock);
-      else audit::decode_q4_0(p + b * e.block_bytes, out + b * audit::kQBlock);
+    for (std::uint64_t b = 0; b < count / pairing::kQBlock; ++b) {
+      if (e.kind == ElementKind::q8_0) pairing::decode_q8_0(p + b * e.block_bytes, out + b * pairing::kQBlock);
+      else pairing::decode_q4_0(p + b * e.block_bytes, out + b * pairing::kQBlock);
     }
     return;
   }

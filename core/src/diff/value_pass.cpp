@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
-#include "audit/pair_stream.hpp"
-#include "audit/permute.hpp"
+#include "pairing/pair_stream.hpp"
+#include "pairing/permute.hpp"
 #include "value_compare.hpp"
 
 namespace tensorgate::detail::diff {
@@ -12,7 +12,7 @@ namespace {
 
 struct Job {
   std::size_t pair = 0;
-  audit::PairLayout layout;
+  pairing::PairLayout layout;
   ByteSource* source = nullptr;  // read by runs: OLD, or the safetensors side of permuted rows
   ByteSource* ordered = nullptr; // read in order: NEW, or the GGUF side
   bool swap = false;             // the source is NEW
@@ -59,10 +59,10 @@ std::optional<std::string> plan_pair(const Side& old_side, const Side& new_side,
            (o.encoding.kind == ElementKind::opaque ? o.info.dtype : n.info.dtype) + " (bytes compare only within one type)";
   std::uint64_t count = 0;
   if (auto why = elements_to_compare(o, n, count, job.scope)) return why;
-  const SideTensor& src = p.order != audit::RowOrder::as_is && !map.old_is_safetensors ? n : o;
+  const SideTensor& src = p.order != pairing::RowOrder::as_is && !map.old_is_safetensors ? n : o;
   const SideTensor& ord = &src == &n ? o : n;
   job.swap = &src == &n;
-  audit::PairLayout& l = job.layout;
+  pairing::PairLayout& l = job.layout;
   l.source_offset = src.position;
   l.gguf_offset = ord.position;
   l.source_size = src.encoding.block_bytes;
@@ -71,12 +71,12 @@ std::optional<std::string> plan_pair(const Side& old_side, const Side& new_side,
   l.block_bytes = ord.encoding.block_bytes;
   l.rows = 1;
   l.cols = count;
-  if (p.order != audit::RowOrder::as_is) {
-    const std::uint64_t heads = p.order == audit::RowOrder::rope_q ? map.q_heads : map.k_heads;
+  if (p.order != pairing::RowOrder::as_is) {
+    const std::uint64_t heads = p.order == pairing::RowOrder::rope_q ? map.q_heads : map.k_heads;
     if (job.scope != "all") return "the shape changed, and the converter permutes these rows";
     if (!heads) return "the q/k row permutation needs num_attention_heads (config.json or the GGUF's metadata)";
     l.rows = src.info.shape.empty() ? 1 : src.info.shape[0];
-    if (!audit::permutable_rows(l.rows, heads))
+    if (!pairing::permutable_rows(l.rows, heads))
       return std::to_string(l.rows) + " rows do not split into " + std::to_string(heads) + " heads of an even number of rows";
     l.cols = count / l.rows;
     l.heads = heads;
@@ -113,11 +113,11 @@ ValuePassResult compare_values(const Side& old_side, const Side& new_side, const
   AuditLimits stream_limits;
   stream_limits.chunk_bytes = limits.chunk_bytes;
   stream_limits.max_pieces = limits.max_pieces;
-  audit::PairStream stream(stream_limits);
+  pairing::PairStream stream(stream_limits);
   for (const Job& job : jobs) {
     const Pair& p = m.pairs[job.pair];
     ValueComparator cmp(old_side.tensors[p.old_index].encoding, new_side.tensors[p.new_index].encoding);
-    const bool ok = stream.run(*job.source, *job.ordered, job.layout, [&](const audit::Piece& piece) {
+    const bool ok = stream.run(*job.source, *job.ordered, job.layout, [&](const pairing::Piece& piece) {
       if (job.swap) cmp.run(piece.gguf, piece.source, piece.n);
       else cmp.run(piece.source, piece.gguf, piece.n);
     });

@@ -5,7 +5,7 @@
 #include <boost/unordered/unordered_flat_set.hpp>
 
 #include "modeldir/dir_context.hpp"
-#include "modeldir/json_doc.hpp"
+#include "common/json_doc.hpp"
 #include "common/printable.hpp"
 
 namespace tensorgate::detail {

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "modeldir/dir_context.hpp"
-#include "modeldir/json_doc.hpp"
+#include "common/json_doc.hpp"
 
 namespace tensorgate {
 namespace detail {

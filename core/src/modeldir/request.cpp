@@ -4,7 +4,7 @@
 // or GGUF; `chat_templates` maps each template file's name to its text.
 #include <boost/json.hpp>
 
-#include "modeldir/json_doc.hpp"
+#include "common/json_doc.hpp"
 #include "modeldir/request_kinds.hpp"
 #include "tensorgate/model_dir.hpp"
 

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "modeldir/dir_context.hpp"
-#include "modeldir/json_doc.hpp"
+#include "common/json_doc.hpp"
 #include "common/printable.hpp"
 
 namespace tensorgate::detail {

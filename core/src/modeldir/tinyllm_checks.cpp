@@ -8,7 +8,7 @@
 
 #include "modeldir/dir_context.hpp"
 #include "modeldir/tinyllm_file.hpp"
-#include "modeldir/json_doc.hpp"
+#include "common/json_doc.hpp"
 #include "common/printable.hpp"
 
 namespace tensorgate {

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "report/truncations.hpp"
+#include "common/truncations.hpp"
 
 namespace tensorgate::detail {
 namespace {

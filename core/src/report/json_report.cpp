@@ -1,13 +1,13 @@
 #include <algorithm>
 #include <string>
 
-#include "audit/audit_writers.hpp"
+#include "report/audit_writers.hpp"
 #include "report/directory_json.hpp"
 #include "report/entry_head.hpp"
 #include "report/gguf_json.hpp"
 #include "report/kinds_json.hpp"
-#include "report/steps.hpp"
-#include "report/truncations.hpp"
+#include "common/summary_steps.hpp"
+#include "common/truncations.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate {

@@ -2,7 +2,7 @@
 // The JSON "summary" of the file kinds beyond safetensors and GGUF (schema tensorgate.report/1:
 // $defs/pickle_summary, zip_summary, tar_summary, npy_summary, lfs_pointer_summary, unknown_summary). The
 // writers pause between list items (steps.hpp).
-#include "report/steps.hpp"
+#include "common/summary_steps.hpp"
 #include "tensorgate/report.hpp"
 #include "tensorgate/report_writers.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "audit/audit_writers.hpp"
+#include "report/audit_writers.hpp"
 #include "common/printable.hpp"
 #include "report/kinds_text.hpp"
 #include "tensorgate/report_writers.hpp"

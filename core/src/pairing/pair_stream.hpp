@@ -9,7 +9,7 @@
 
 #include "tensorgate/audit.hpp"
 
-namespace tensorgate::detail::audit {
+namespace tensorgate::detail::pairing {
 
 struct PairLayout {
   std::uint64_t source_offset = 0, gguf_offset = 0;  // file positions of the first bytes
@@ -53,4 +53,4 @@ class PairStream {
   std::uint64_t bytes_read_ = 0;
 };
 
-}  // namespace tensorgate::detail::audit
+}  // namespace tensorgate::detail::pairing

@@ -1,5 +1,5 @@
 #include "tensorgate/report_writers.hpp"
-#include "audit_writers.hpp"
+#include "report/audit_writers.hpp"
 #include "report/entry_head.hpp"
 
 namespace tensorgate::detail {

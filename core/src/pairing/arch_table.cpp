@@ -1,9 +1,9 @@
-#include "arch_table.hpp"
+#include "pairing/arch_table.hpp"
 
 #include <array>
 #include <charconv>
 
-namespace tensorgate::detail::audit {
+namespace tensorgate::detail::pairing {
 namespace {
 
 // llama: convert_hf_to_gguf.py's LlamaModel with gguf-py's tensor map (the names of docs/audit.md).
@@ -91,4 +91,4 @@ std::optional<MappedName> map_name(const ArchSpec& arch, std::string_view source
   return std::nullopt;
 }
 
-}  // namespace tensorgate::detail::audit
+}  // namespace tensorgate::detail::pairing

@@ -10,7 +10,7 @@
 
 #include "tensorgate/safetensors/dtype.hpp"
 
-namespace tensorgate::detail::audit {
+namespace tensorgate::detail::pairing {
 
 // ggml type ids the audit decodes (ggml.h's enum ggml_type).
 enum GgmlId : std::uint32_t {
@@ -108,4 +108,4 @@ inline double float_value(FloatKind k, const std::byte* p) {
   return 0;
 }
 
-}  // namespace tensorgate::detail::audit
+}  // namespace tensorgate::detail::pairing

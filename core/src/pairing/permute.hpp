@@ -9,7 +9,7 @@
 // h*(2*half) + j*half + i, half = rows/n_head/2. Whole rows move; a row's elements never do.
 #include <cstdint>
 
-namespace tensorgate::detail::audit {
+namespace tensorgate::detail::pairing {
 
 // Whether `rows` splits into the permutation's blocks.
 constexpr bool permutable_rows(std::uint64_t rows, std::uint64_t heads) {
@@ -23,4 +23,4 @@ constexpr std::uint64_t permuted_source_row(std::uint64_t r, std::uint64_t rows,
   return h * per_head + (w % 2) * half + w / 2;
 }
 
-}  // namespace tensorgate::detail::audit
+}  // namespace tensorgate::detail::pairing

@@ -2,14 +2,13 @@
 // error when lossy), the byte accounting and the findings.
 #include <algorithm>
 
+#include "common/number_text.hpp"
 #include "common/printable.hpp"
-#include "audit_writers.hpp"
-#include "text_util.hpp"
+#include "report/audit_writers.hpp"
 
 namespace tensorgate::detail {
 namespace {
 
-using audit::commas;
 
 std::string signed_commas(std::uint64_t gguf, std::uint64_t source) {
   return gguf >= source ? "+" + commas(gguf - source) : "-" + commas(source - gguf);
@@ -21,7 +20,7 @@ std::string cell(std::string s, std::size_t width) {
 }
 
 std::string error_cell(const AuditTensor& t) {
-  if (t.max_abs_error) return "abs " + audit::sci(*t.max_abs_error) + ", rel " + audit::sci(t.max_rel_error.value_or(0));
+  if (t.max_abs_error) return "abs " + sci(*t.max_abs_error) + ", rel " + sci(t.max_rel_error.value_or(0));
   if (t.differing) return commas(t.differing) + " differ";
   return "";
 }

@@ -1,13 +1,14 @@
 #pragma once
-// config.json and the index are small JSON documents read whole: parsed into a Boost.JSON DOM
-// after a first pass that refuses duplicate keys (the DOM would keep the last one silently).
+// The one reader of small JSON documents read whole (config.json, an index, a /v1/check-model
+// body and the reports it holds): parsed into a Boost.JSON DOM after a first pass that refuses
+// duplicate keys (the DOM would keep the last one silently).
 #include <boost/json/value.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "tensorgate/memory_budget.hpp"
-#include "tensorgate/model_dir.hpp"
+#include "tensorgate/limits.hpp"
 
 namespace tensorgate::detail {
 

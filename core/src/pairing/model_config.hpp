@@ -6,10 +6,10 @@
 #include <string>
 #include <string_view>
 
-#include "arch_table.hpp"
+#include "pairing/arch_table.hpp"
 #include "tensorgate/model_dir.hpp"
 
-namespace tensorgate::detail::audit {
+namespace tensorgate::detail::pairing {
 
 // rope_scaling, with the converter's defaults for absent fields (Llama 3.1's values).
 struct RopeScaling {
@@ -45,4 +45,4 @@ struct ParsedConfig {
 };
 ParsedConfig parse_model_config(std::string_view text, const DirectoryLimits& limits);
 
-}  // namespace tensorgate::detail::audit
+}  // namespace tensorgate::detail::pairing

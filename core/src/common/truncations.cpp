@@ -1,4 +1,4 @@
-#include "report/truncations.hpp"
+#include "common/truncations.hpp"
 
 #include "tensorgate/sha256.hpp"
 #include "tensorgate/utf8.hpp"

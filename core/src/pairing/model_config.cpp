@@ -1,8 +1,8 @@
-#include "model_config.hpp"
+#include "pairing/model_config.hpp"
 
-#include "modeldir/json_doc.hpp"
+#include "common/json_doc.hpp"
 
-namespace tensorgate::detail::audit {
+namespace tensorgate::detail::pairing {
 namespace {
 
 std::optional<ConfigNumber> number(const boost::json::object& o, std::string_view key) {
@@ -80,4 +80,4 @@ ParsedConfig parse_model_config(std::string_view text, const DirectoryLimits& li
   return {std::move(m), {}};
 }
 
-}  // namespace tensorgate::detail::audit
+}  // namespace tensorgate::detail::pairing

@@ -15,7 +15,7 @@
 #include <optional>
 #include <string_view>
 
-namespace tensorgate::detail::audit {
+namespace tensorgate::detail::pairing {
 
 struct Threshold {
   double rel;
@@ -34,4 +34,4 @@ inline constexpr unsigned kQBlock = 32;
 void decode_q8_0(const std::byte* block, double out[kQBlock]);
 void decode_q4_0(const std::byte* block, double out[kQBlock]);
 
-}  // namespace tensorgate::detail::audit
+}  // namespace tensorgate::detail::pairing

@@ -1,4 +1,4 @@
-#include "modeldir/json_doc.hpp"
+#include "common/json_doc.hpp"
 
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/memory_resource.hpp>

@@ -1,12 +1,12 @@
 #pragma once
-// Small formatting helpers for the audit's messages and its text table.
+// Numbers as messages and tables show them: %g-like, shortest exact, with thousands commas, shapes, hex.
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
 
-namespace tensorgate::detail::audit {
+namespace tensorgate::detail {
 
 // v as printf's %.<digits>g writes it (std::to_chars's general format is specified to match).
 inline std::string general(double v, int digits) {
@@ -60,4 +60,4 @@ inline std::string hex(std::uint64_t v, unsigned bytes) {
   return "0x" + std::string(digits.size() < 2 * bytes ? 2 * bytes - digits.size() : 0, '0') + digits;
 }
 
-}  // namespace tensorgate::detail::audit
+}  // namespace tensorgate::detail

@@ -1,10 +1,10 @@
-#include "lossy.hpp"
+#include "pairing/lossy.hpp"
 
 #include <cmath>
 
-#include "numbers.hpp"
+#include "pairing/numbers.hpp"
 
-namespace tensorgate::detail::audit {
+namespace tensorgate::detail::pairing {
 namespace {
 
 // Rounding to nearest in a float format with p bits of precision errs by at most 2^-p of the
@@ -53,4 +53,4 @@ void decode_q4_0(const std::byte* block, double out[kQBlock]) {
   }
 }
 
-}  // namespace tensorgate::detail::audit
+}  // namespace tensorgate::detail::pairing

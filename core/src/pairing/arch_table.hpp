@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace tensorgate::detail::audit {
+namespace tensorgate::detail::pairing {
 
 // How the converter reorders a tensor's rows.
 enum class RowOrder : std::uint8_t {
@@ -69,4 +69,4 @@ struct MappedName {
 // llama.cpp's name for a source tensor, or nothing when the table does not map it.
 std::optional<MappedName> map_name(const ArchSpec& arch, std::string_view source);
 
-}  // namespace tensorgate::detail::audit
+}  // namespace tensorgate::detail::pairing

@@ -1,10 +1,10 @@
-#include "pair_stream.hpp"
+#include "pairing/pair_stream.hpp"
 
 #include <algorithm>
 
-#include "permute.hpp"
+#include "pairing/permute.hpp"
 
-namespace tensorgate::detail::audit {
+namespace tensorgate::detail::pairing {
 namespace {
 
 constexpr std::uint64_t kMinChunk = 64 << 10;
@@ -94,4 +94,4 @@ bool PairStream::run(ByteSource& source, ByteSource& gguf, const PairLayout& l,
   return true;
 }
 
-}  // namespace tensorgate::detail::audit
+}  // namespace tensorgate::detail::pairing
