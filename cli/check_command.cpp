@@ -38,7 +38,10 @@ const char* const kUsage =
     "usage: tensorgate check [--format text|json|sarif] [--fail-on error|warning|none]\n"
     "                        [--color auto|always|never] [--no-tensors]\n"
     "                        [--max-report-tensors N]\n"
-    "                        [--input-format auto|safetensors|gguf|pickle|zip|npy|tar]\n"
+    "                        [--input-format ";
+// The format choices (tensorgate/formats.def) go here.
+const char* const kUsageAfterChoices =
+    "]\n"
     "                        [--memory-budget BYTES]\n"
     "                        [--jobs N]\n"
     "                        [--list FILE] [--shard K/N] [--no-progress]\n"
@@ -67,7 +70,8 @@ const char* const kUsageRest =
     "--fail-on none: 0 once the report is written (a scan whose report is the result).\n";
 
 const char* usage() {
-  static const std::string text = kUsage + std::string(kChatTemplateFiles) + kUsageRest;
+  static const std::string text =
+      kUsage + format_choice_names("|") + kUsageAfterChoices + std::string(kChatTemplateFiles) + kUsageRest;
   return text.c_str();
 }
 
@@ -88,7 +92,8 @@ void parse(const std::vector<std::string>& args, CheckOptions& o) {
   check_output_options(o.output);
   if (o.fail_on != "error" && o.fail_on != "warning" && o.fail_on != "none")
     throw UsageError("--fail-on must be error, warning or none");
-  if (!parse_format_choice(o.input_format)) throw UsageError("--input-format must be auto, safetensors, gguf, pickle, zip, npy or tar");
+  if (!parse_format_choice(o.input_format))
+    throw UsageError("--input-format must be one of " + format_choice_names(", "));
   if (o.jobs < 1 || o.jobs > 256) throw UsageError("--jobs must be from 1 to 256");
   if (!o.shard.empty() && !parse_shard(o.shard)) throw UsageError("--shard must be K/N with 0 <= K < N");
   if (o.paths.empty() && o.list.empty()) throw UsageError("no PATH given");

@@ -3,6 +3,9 @@
 // polyglot marks; the published bypasses that lean on names; every split.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "chunked.hpp"
 #include "gguf_builder.hpp"
 #include "pickle_builder.hpp"
@@ -291,4 +294,41 @@ TEST(KindDetect, BrokenPicklesAndHeadersKeepTheirFamily) {
   EXPECT_TRUE(r.has("ST1")) << errors_of(r);
 }
 
+// The formats are one list (tensorgate/formats.def): every choice's name parses back to it, names
+// a model format, and is what docs/openapi.json offers for format= (the web page's choices).
+TEST(KindDetect, TheFormatsAreOneListEverywhere) {
+  std::vector<std::string> names;
+  std::stringstream joined(tensorgate::format_choice_names(","));
+  for (std::string n; std::getline(joined, n, ',');) names.push_back(n);
+  ASSERT_GE(names.size(), 7u);
+  EXPECT_EQ(names.front(), "auto");
+  for (std::size_t i = 1; i < names.size(); ++i) {
+    const auto choice = tensorgate::parse_format_choice(names[i]);
+    ASSERT_TRUE(choice) << names[i];
+    EXPECT_EQ(tensorgate::format_choice_name(*choice), names[i]);
+    const auto f = static_cast<Format>(static_cast<unsigned char>(*choice) - 1);  // the same order
+    EXPECT_EQ(tensorgate::format_name(f), names[i]);
+    EXPECT_TRUE(tensorgate::is_model_format(f)) << names[i];
+  }
+  EXPECT_FALSE(tensorgate::is_model_format(Format::lfs_pointer));
+  EXPECT_FALSE(tensorgate::is_model_format(Format::unknown));
+  EXPECT_FALSE(tensorgate::parse_format_choice("lfs-pointer"));
+
+  std::ifstream in(std::string(TG_SOURCE_DIR) + "/docs/openapi.json");
+  ASSERT_TRUE(in) << "docs/openapi.json";
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t param = doc.find("\"name\": \"format\"");
+  ASSERT_NE(param, std::string::npos);
+  const std::size_t open = doc.find('[', doc.find("\"enum\"", param));
+  const std::size_t close = doc.find(']', open);
+  std::vector<std::string> offered;
+  for (std::size_t q = doc.find('"', open); q < close; q = doc.find('"', q + 1)) {
+    const std::size_t end = doc.find('"', q + 1);
+    offered.push_back(doc.substr(q + 1, end - q - 1));
+    q = end;
+  }
+  EXPECT_EQ(offered, names);
+}
+
 }  // namespace
+

@@ -6,7 +6,10 @@ namespace tensorgate::service {
 
 bool known_format(std::string_view format) { return parse_format_choice(format).has_value(); }
 
-std::string_view format_choices() { return "auto, safetensors, gguf, pickle, zip, npy, tar"; }
+std::string_view format_choices() {
+  static const std::string names = format_choice_names(", ");
+  return names;
+}
 
 // `auto` detects the format from the first bytes (or a name ending in .gguf).
 std::unique_ptr<Validator> make_upload_validator(std::string_view format, std::string_view name,

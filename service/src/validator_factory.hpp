@@ -11,7 +11,7 @@
 namespace tensorgate::service {
 
 bool known_format(std::string_view format);
-std::string_view format_choices();  // "auto, safetensors, gguf, pickle, zip, npy, tar"
+std::string_view format_choices();  // "auto, safetensors, gguf, ...": tensorgate/formats.def
 
 std::unique_ptr<Validator> make_upload_validator(std::string_view format, std::string_view name,
                                                  const Limits& limits, MemoryBudget* budget);

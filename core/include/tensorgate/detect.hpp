@@ -18,11 +18,20 @@
 
 namespace tensorgate {
 
-enum class FormatChoice : unsigned char { auto_detect, safetensors, gguf, pickle, zip, npy, tar };
+// Detection, or one model format of tensorgate/formats.def.
+enum class FormatChoice : unsigned char {
+  auto_detect,
+#define TENSORGATE_FORMAT(id, name) id,
+#include "tensorgate/formats.def"
+#undef TENSORGATE_FORMAT
+};
 
-// "auto", "safetensors", "gguf", "pickle", "zip", "npy" or "tar"; nothing for anything else.
+// "auto" or a model format's name; nothing for anything else.
 std::optional<FormatChoice> parse_format_choice(std::string_view text);
 std::string_view format_choice_name(FormatChoice choice);
+// Every choice's name in order, "auto" first, joined by `separator` (usage texts, the service's
+// answer to an unknown format=).
+std::string format_choice_names(std::string_view separator);
 
 // A validator for `choice`. With auto_detect the validator holds the first bytes (at most
 // kDetectPrefix) until they decide the format, then hands everything on; `name` (a path or the

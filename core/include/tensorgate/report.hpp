@@ -15,22 +15,37 @@
 
 namespace tensorgate {
 
-// What a file is, as its content says (kind/detect.cpp); the last three are kinds of no model
-// format (FK.lfs-pointer, FK.empty, FK.unknown).
-enum class Format : unsigned char { safetensors, gguf, pickle, zip, npy, tar, lfs_pointer, empty, unknown };
+// What a file is, as its content says (kind/detect.cpp): a model format, or a kind of no model
+// format (FK.lfs-pointer, FK.empty, FK.unknown). Both lists are tensorgate/formats.def.
+enum class Format : unsigned char {
+#define TENSORGATE_FORMAT(id, name) id,
+#define TENSORGATE_KIND(id, name) id,
+#include "tensorgate/formats.def"
+#undef TENSORGATE_FORMAT
+#undef TENSORGATE_KIND
+};
 constexpr std::string_view format_name(Format f) {
   switch (f) {
-    case Format::safetensors: return "safetensors";
-    case Format::gguf: return "gguf";
-    case Format::pickle: return "pickle";
-    case Format::zip: return "zip";
-    case Format::npy: return "npy";
-    case Format::tar: return "tar";
-    case Format::lfs_pointer: return "lfs-pointer";
-    case Format::empty: return "empty";
-    case Format::unknown: return "unknown";
+#define TENSORGATE_FORMAT(id, name) \
+  case Format::id:                  \
+    return name;
+#define TENSORGATE_KIND(id, name) TENSORGATE_FORMAT(id, name)
+#include "tensorgate/formats.def"
+#undef TENSORGATE_FORMAT
+#undef TENSORGATE_KIND
   }
   return "unknown";
+}
+// A model format: it has a validator of its own and a caller may choose it.
+constexpr bool is_model_format(Format f) {
+  switch (f) {
+#define TENSORGATE_FORMAT(id, name) \
+  case Format::id:                  \
+    return true;
+#include "tensorgate/formats.def"
+#undef TENSORGATE_FORMAT
+    default: return false;
+  }
 }
 
 // Validation stopped because one of the caller's own limits (not the format's) was reached:

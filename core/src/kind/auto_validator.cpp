@@ -89,12 +89,12 @@ std::span<std::byte> AutoValidator::prepare(std::size_t max) {
 void AutoValidator::choose(const Classification& c) {
   format_ = c.format;
   switch (c.format) {
-    case Format::safetensors: delegate_ = make_safetensors_validator(limits_, budget_); break;
-    case Format::gguf: delegate_ = make_gguf_validator(limits_, budget_); break;
-    case Format::pickle: delegate_ = make_pickle_validator(limits_, budget_); break;
-    case Format::zip: delegate_ = make_zip_validator(limits_, budget_); break;
-    case Format::npy: delegate_ = make_npy_validator(limits_, budget_); break;
-    case Format::tar: delegate_ = make_tar_validator(limits_, budget_); break;
+#define TENSORGATE_FORMAT(id, name)                     \
+  case Format::id:                                      \
+    delegate_ = make_##id##_validator(limits_, budget_); \
+    break;
+#include "tensorgate/formats.def"
+#undef TENSORGATE_FORMAT
     default: delegate_ = make_kind_validator(c, limits_); break;
   }
   if (total_) delegate_->set_total_size(*total_);

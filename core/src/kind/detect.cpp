@@ -12,37 +12,41 @@ namespace tensorgate {
 
 std::optional<FormatChoice> parse_format_choice(std::string_view text) {
   if (text == "auto") return FormatChoice::auto_detect;
-  if (text == "safetensors") return FormatChoice::safetensors;
-  if (text == "gguf") return FormatChoice::gguf;
-  if (text == "pickle") return FormatChoice::pickle;
-  if (text == "zip") return FormatChoice::zip;
-  if (text == "npy") return FormatChoice::npy;
-  if (text == "tar") return FormatChoice::tar;
+#define TENSORGATE_FORMAT(id, name) \
+  if (text == name) return FormatChoice::id;
+#include "tensorgate/formats.def"
+#undef TENSORGATE_FORMAT
   return std::nullopt;
 }
 
 std::string_view format_choice_name(FormatChoice choice) {
   switch (choice) {
-    case FormatChoice::safetensors: return "safetensors";
-    case FormatChoice::gguf: return "gguf";
-    case FormatChoice::pickle: return "pickle";
-    case FormatChoice::zip: return "zip";
-    case FormatChoice::npy: return "npy";
-    case FormatChoice::tar: return "tar";
+#define TENSORGATE_FORMAT(id, name) \
+  case FormatChoice::id:            \
+    return name;
+#include "tensorgate/formats.def"
+#undef TENSORGATE_FORMAT
     case FormatChoice::auto_detect: break;
   }
   return "auto";
 }
 
+std::string format_choice_names(std::string_view separator) {
+  std::string out = "auto";
+#define TENSORGATE_FORMAT(id, name) out.append(separator).append(name);
+#include "tensorgate/formats.def"
+#undef TENSORGATE_FORMAT
+  return out;
+}
+
 std::unique_ptr<Validator> make_validator(FormatChoice choice, std::string_view name, const Limits& limits,
                                           MemoryBudget* budget) {
   switch (choice) {
-    case FormatChoice::safetensors: return make_safetensors_validator(limits, budget);
-    case FormatChoice::gguf: return make_gguf_validator(limits, budget);
-    case FormatChoice::pickle: return make_pickle_validator(limits, budget);
-    case FormatChoice::zip: return make_zip_validator(limits, budget);
-    case FormatChoice::npy: return make_npy_validator(limits, budget);
-    case FormatChoice::tar: return make_tar_validator(limits, budget);
+#define TENSORGATE_FORMAT(id, name) \
+  case FormatChoice::id:            \
+    return make_##id##_validator(limits, budget);
+#include "tensorgate/formats.def"
+#undef TENSORGATE_FORMAT
     case FormatChoice::auto_detect: break;
   }
   return std::make_unique<detail::kind::AutoValidator>(std::string(name), limits, budget);

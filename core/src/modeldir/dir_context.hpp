@@ -56,7 +56,6 @@ void check_shards(DirContext& ctx, const ShardSet& set);
 void check_weights(DirContext& ctx);
 bool needs_config(const ModelDirectory& dir);
 bool is_torch_format(Format f);
-bool is_model_format(Format f);  // safetensors, GGUF, pickle, zip, NumPy
 
 // kinds_inventory.cpp: a torch checkpoint's state dict (or a GGUF, without tensors) as an inventory.
 FileInventory checkpoint_inventory(std::string name, const Report& report);

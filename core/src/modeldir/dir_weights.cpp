@@ -18,9 +18,6 @@ bool is_gguf(Format f) { return f == Format::gguf; }
 }  // namespace
 
 bool is_torch_format(Format f) { return f == Format::pickle || f == Format::zip; }
-bool is_model_format(Format f) {
-  return f == Format::safetensors || f == Format::gguf || f == Format::pickle || f == Format::zip || f == Format::npy || f == Format::tar;
-}
 
 // A safetensors model needs its config; a directory of GGUF files or of torch checkpoints only
 // is a model directory without one (MD and AR apply where their inputs exist).
@@ -69,7 +66,7 @@ bool is_model_directory(const std::vector<ListedFile>& files) {
   bool any_model = false, all_gguf = true, all_torch = true;
   for (const ListedFile& f : files) {
     names.push_back(f.name);
-    if (!detail::is_model_format(f.format)) continue;
+    if (!is_model_format(f.format)) continue;
     any_model = true;
     all_gguf = all_gguf && f.format == Format::gguf;
     all_torch = all_torch && detail::is_torch_format(f.format);

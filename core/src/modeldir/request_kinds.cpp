@@ -37,9 +37,12 @@ const boost::json::array* pickle_tensors(const boost::json::object& summary, con
 }
 
 std::optional<Format> format_named(std::string_view text) {
-  for (Format f : {Format::safetensors, Format::gguf, Format::pickle, Format::zip, Format::npy, Format::tar, Format::lfs_pointer,
-                   Format::empty, Format::unknown})
-    if (format_name(f) == text) return f;
+#define TENSORGATE_FORMAT(id, name) \
+  if (text == name) return Format::id;
+#define TENSORGATE_KIND(id, name) TENSORGATE_FORMAT(id, name)
+#include "tensorgate/formats.def"
+#undef TENSORGATE_FORMAT
+#undef TENSORGATE_KIND
   return std::nullopt;
 }
 
