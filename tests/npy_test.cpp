@@ -4,7 +4,7 @@
 
 #include "pickle_builder.hpp"
 #include "stream_check.hpp"
-#include "tensorgate/file_kind.hpp"
+#include "tensorgate/npy.hpp"
 #include "zip_builder.hpp"
 
 namespace {

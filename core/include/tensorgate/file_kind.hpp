@@ -1,15 +1,9 @@
 #pragma once
-// What a file is when it is no safetensors, GGUF, pickle or zip (docs/rules.md, family FK):
-// a Git LFS pointer, a NumPy .npy file, or content of no model format. Report holds these.
+// What a file is when it is no model format tensorgate reads (docs/rules.md, family FK): a Git
+// LFS pointer, or content of no model format. Report holds these.
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
-#include <vector>
-
-#include "tensorgate/limits.hpp"
-#include "tensorgate/memory_budget.hpp"
-#include "tensorgate/pickle.hpp"
 
 namespace tensorgate {
 
@@ -18,21 +12,5 @@ struct LfsPointerInfo {
   std::string oid;                   // "sha256:<64 hex digits>" as the pointer says it (cut at 80 bytes)
   std::optional<std::uint64_t> size;
 };
-
-// A NumPy .npy file: the header's dict, where the data starts and how much there is.
-struct NpySummary {
-  std::uint32_t major = 0, minor = 0;   // format version 1.0, 2.0 or 3.0
-  std::string descr;                     // the dtype as written: "<f4", "|u1", "|O", ...; "[structured]", "(subarray)"
-  bool fortran_order = false;
-  std::vector<std::uint64_t> shape;
-  std::uint64_t header_length = 0;       // bytes of the dict literal and its padding
-  std::uint64_t data_offset = 0;         // where the data starts
-  std::uint64_t data_bytes = 0;          // bytes after the header
-  std::optional<std::uint64_t> item_size;  // for simple dtypes
-  bool object = false;                   // an object dtype ("|O", or a field of a structure): the data is a pickle (PK rules)
-  std::optional<PickleSummary> pickle;   // that pickle's summary
-};
-
-std::unique_ptr<Validator> make_npy_validator(const Limits& limits = {}, MemoryBudget* budget = nullptr);
 
 }  // namespace tensorgate

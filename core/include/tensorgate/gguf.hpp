@@ -144,7 +144,7 @@ struct GgmlTypeTotals {
 // One scalar key-value pair of the metadata (a number, a bool or a short string), kept for
 // checks against a model's own configuration (the conversion audit compares head counts, RoPE
 // base, norm epsilon... with config.json). First occurrences only; at most
-// Limits::gguf_max_scalars_kept pairs, keys and strings of at most Limits::gguf_max_scalar_bytes
+// Limits::gguf.max_scalars_kept pairs, keys and strings of at most Limits::gguf.max_scalar_bytes
 // bytes (longer ones are not kept), so the validator's memory stays bounded whatever the file
 // holds.
 // A summary string (general.architecture, general.name, tokenizer.ggml.model) longer than the

@@ -135,6 +135,39 @@ struct ReportLimits {
   std::uint64_t max_metadata = UINT64_MAX;
 };
 
+// GGUF (GG1-GG5).
+struct GgufLimits {
+  // The GGUF validator buffers one key or tensor name at a time and streams everything else, so
+  // its memory is the keys and tensor records it keeps for the duplicate and layout checks. The
+  // first three bounds are the format's own (values above them are clamped to them): a file past
+  // them is invalid (an error). The others are capacity bounds: a file past them aborts
+  // validation (Report::aborted). Counts from the header allocate nothing: the bounds apply to
+  // the items actually read, so a count of 2^60 costs nothing before it is refuted.
+  //
+  // Longest GGUF string (key, value, array element, tensor name): ggml's GGUF_MAX_STRING_LENGTH,
+  // 1 GiB (GG2.string-length). String values are streamed, never buffered whole.
+  std::uint64_t max_string_bytes = 1ull << 30;
+  // Most elements one metadata array may hold: ggml's GGUF_MAX_ARRAY_ELEMENTS, 2^30
+  // (GG2.array-length). Elements are checked as they stream by, never stored.
+  std::uint64_t max_array_elements = 1ull << 30;
+  // Deepest array nesting (an array of arrays is depth 2): the spec sets no bound and ggml refuses
+  // any nesting; 8 bounds the validator's explicit stack (GG2.array-depth).
+  std::uint32_t max_array_depth = 8;
+  // Most tensor infos read: each costs ~110 bytes here (record, name, hash slot), so 2^22 bounds
+  // that at ~0.5 GB. Real models have up to a few thousand; a million-tensor stress file fits.
+  std::uint64_t max_tensors = 1ull << 22;
+  // Most key-value pairs read: real files have about 50; keys are kept for the duplicate check.
+  std::uint64_t max_kv = 1ull << 20;
+  // Longest key the validator buffers (the duplicate check compares keys byte for byte). The
+  // spec caps keys at 65,535 bytes (a longer one gets a warning); ggml accepts up to 1 GiB.
+  std::uint64_t max_key_bytes = 1ull << 20;
+  // Scalar key-values the GGUF summary keeps for checks against a config (the conversion
+  // audit): the first 256 pairs whose key and string value fit in 256 bytes. A llama GGUF has
+  // about 40; the bound keeps a hostile file's metadata from growing the summary.
+  std::uint64_t max_scalars_kept = 256;
+  std::uint64_t max_scalar_bytes = 256;
+};
+
 struct Limits {
   // safetensors: largest header the validator buffers. The format caps N at 100,000,000 (ST1);
   // values above that are clamped to it.
@@ -157,35 +190,7 @@ struct Limits {
   std::uint64_t large_header_warning = 25'000'000;
 
   // --- GGUF (rules GG1-GG5) --------------------------------------------------------------------
-  // The GGUF validator buffers one key or tensor name at a time and streams everything else, so
-  // its memory is the keys and tensor records it keeps for the duplicate and layout checks. The
-  // first three bounds are the format's own (values above them are clamped to them): a file past
-  // them is invalid (an error). The others are capacity bounds: a file past them aborts
-  // validation (Report::aborted). Counts from the header allocate nothing: the bounds apply to
-  // the items actually read, so a count of 2^60 costs nothing before it is refuted.
-  //
-  // Longest GGUF string (key, value, array element, tensor name): ggml's GGUF_MAX_STRING_LENGTH,
-  // 1 GiB (GG2.string-length). String values are streamed, never buffered whole.
-  std::uint64_t gguf_max_string_bytes = 1ull << 30;
-  // Most elements one metadata array may hold: ggml's GGUF_MAX_ARRAY_ELEMENTS, 2^30
-  // (GG2.array-length). Elements are checked as they stream by, never stored.
-  std::uint64_t gguf_max_array_elements = 1ull << 30;
-  // Deepest array nesting (an array of arrays is depth 2): the spec sets no bound and ggml refuses
-  // any nesting; 8 bounds the validator's explicit stack (GG2.array-depth).
-  std::uint32_t gguf_max_array_depth = 8;
-  // Most tensor infos read: each costs ~110 bytes here (record, name, hash slot), so 2^22 bounds
-  // that at ~0.5 GB. Real models have up to a few thousand; a million-tensor stress file fits.
-  std::uint64_t gguf_max_tensors = 1ull << 22;
-  // Most key-value pairs read: real files have about 50; keys are kept for the duplicate check.
-  std::uint64_t gguf_max_kv = 1ull << 20;
-  // Longest key the validator buffers (the duplicate check compares keys byte for byte). The
-  // spec caps keys at 65,535 bytes (a longer one gets a warning); ggml accepts up to 1 GiB.
-  std::uint64_t gguf_max_key_bytes = 1ull << 20;
-  // Scalar key-values the GGUF summary keeps for checks against a config (the conversion
-  // audit): the first 256 pairs whose key and string value fit in 256 bytes. A llama GGUF has
-  // about 40; the bound keeps a hostile file's metadata from growing the summary.
-  std::uint64_t gguf_max_scalars_kept = 256;
-  std::uint64_t gguf_max_scalar_bytes = 256;
+  GgufLimits gguf{};
 
   // --- model directories and the conversion audit -----------------------------------------------
   DirectoryLimits directory{};

@@ -8,6 +8,7 @@
 #include "tensorgate/finding.hpp"
 #include "tensorgate/file_kind.hpp"
 #include "tensorgate/gguf.hpp"
+#include "tensorgate/npy.hpp"
 #include "tensorgate/pickle.hpp"
 #include "tensorgate/safetensors/summary.hpp"
 #include "tensorgate/tar.hpp"

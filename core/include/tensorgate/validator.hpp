@@ -74,6 +74,17 @@ class Validator {
   virtual Report finish() = 0;
 };
 
+// A whole buffer through one validator (tests, fuzzers, the validate_<format> helpers): its size
+// told, everything fed, then finished.
+inline Report validate_whole(Validator& v, std::span<const std::byte> bytes) {
+  v.set_total_size(bytes.size());
+  v.feed(bytes);
+  return v.finish();
+}
+inline Report validate_whole(Validator& v, std::string_view bytes) {
+  return validate_whole(v, std::as_bytes(std::span<const char>(bytes.data(), bytes.size())));
+}
+
 std::unique_ptr<Validator> make_safetensors_validator(const Limits& limits = {},
                                                       MemoryBudget* budget = nullptr);
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tensorgate/file_kind.hpp"
+#include "tensorgate/npy.hpp"
 #include "tensorgate/limits.hpp"
 #include "tensorgate/memory_budget.hpp"
 #include "tensorgate/pickle.hpp"

@@ -3,7 +3,7 @@
 //
 // Metadata is each side's files' own: safetensors __metadata__ (a key the model's files give
 // differently is read from the first file that has it), GGUF key-value pairs as far as the
-// summary keeps them (the scalar pairs of Limits::gguf_max_scalars_kept, the number of tokens
+// summary keeps them (the scalar pairs of Limits::gguf.max_scalars_kept, the number of tokens
 // in tokenizer.ggml.tokens, whether there is a chat template). config.json is flattened to
 // dotted keys ("rope_scaling.factor"), arrays compared whole; when only one side has a
 // config.json, that is one change of the key "config.json".

@@ -87,7 +87,7 @@ void GgufValidator::on_counts() {
   // The name table is sized for the tensors this file can hold: at ~21 bytes a name it stays
   // below the 24 bytes each tensor info takes in the file. Without the size, a head start only.
   // Records (~80 bytes) are never reserved: they grow with the infos actually read.
-  std::uint64_t room = std::min<std::uint64_t>(n_tensors_, total_ ? limits_.gguf_max_tensors : 4096);
+  std::uint64_t room = std::min<std::uint64_t>(n_tensors_, total_ ? limits_.gguf.max_tensors : 4096);
   if (total_) room = std::min<std::uint64_t>(room, (*total_ - header_end_) / ti_min);
   if (!charge(static_cast<std::size_t>(room) * DuplicateNames::kBytesPerName)) return;
   names_.reserve(static_cast<std::size_t>(room));

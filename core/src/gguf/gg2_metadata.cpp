@@ -1,5 +1,5 @@
 // GgufValidator: key-value pairs (GG2). Arrays nest through frames_, an explicit stack bounded
-// by Limits::gguf_max_array_depth: the input never drives recursion.
+// by Limits::gguf.max_array_depth: the input never drives recursion.
 #include <cstring>
 
 #include "common/printable.hpp"
@@ -7,12 +7,6 @@
 
 namespace tensorgate::detail::gguf {
 namespace {
-
-bool has_control(std::string_view s) {
-  for (const char ch : s)
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) return true;
-  return false;
-}
 
 bool is_ascii(std::string_view s) {
   for (const char ch : s)
@@ -37,8 +31,8 @@ unsigned element_min(std::uint32_t elem, unsigned len_bytes) {
 void GgufValidator::start_kv() {
   unit_ = Unit::kv;
   unit_start_ = pos_;
-  if (unit_index_ >= limits_.gguf_max_kv) {
-    abort_with("gguf-kv-count", "more than this validator's limit of " + std::to_string(limits_.gguf_max_kv) +
+  if (unit_index_ >= limits_.gguf.max_kv) {
+    abort_with("gguf-kv-count", "more than this validator's limit of " + std::to_string(limits_.gguf.max_kv) +
                                     " key-value pairs");
     return;
   }
@@ -99,12 +93,12 @@ void GgufValidator::start_element(std::uint32_t type) {
     str_kind_ = depth_ == 0 ? StrKind::value : StrKind::element;
     expect(State::str_len, len_bytes_);
   } else if (type == kArray) {
-    if (depth_ + 1 > limits_.gguf_max_array_depth) {
+    if (depth_ + 1 > limits_.gguf.max_array_depth) {
       if (depth_ + 1 > kGgufMaxArrayDepth)
         findings_.add(Rule::gg2_array_depth, "the value of " + quoted(key_) + " nests arrays deeper than 8", pos_);
       else
         abort_with("gguf-array-depth", "arrays nested deeper than this validator's limit of " +
-                                           std::to_string(limits_.gguf_max_array_depth));
+                                           std::to_string(limits_.gguf.max_array_depth));
       stop();
       return;
     }
@@ -148,9 +142,9 @@ void GgufValidator::start_string(std::uint64_t len, StrKind kind) {
     retained_sha_.emplace();
     retained_len_ = len;
   }
-  if (len > limits_.gguf_max_string_bytes) {
+  if (len > limits_.gguf.max_string_bytes) {
     abort_with("gguf-string-bytes", "a string of " + std::to_string(len) + " bytes, longer than this validator's limit of " +
-                                        std::to_string(limits_.gguf_max_string_bytes));
+                                        std::to_string(limits_.gguf.max_string_bytes));
     return;
   }
   str_buffer_ = kind == StrKind::key || (kind == StrKind::name && len <= kMaxName);
@@ -204,9 +198,9 @@ void GgufValidator::on_array_count(std::uint64_t count) {
   if (depth_ == 0) shape_.count = count;
   const uint128 min_end = pos_ + static_cast<uint128>(count) * element_min(array_elem_, len_bytes_);
   if (!push_checkpoint(min_end, false)) return;
-  if (count > limits_.gguf_max_array_elements) {
+  if (count > limits_.gguf.max_array_elements) {
     abort_with("gguf-array-elements", "an array of " + std::to_string(count) + " elements, more than this validator's limit of " +
-                                          std::to_string(limits_.gguf_max_array_elements));
+                                          std::to_string(limits_.gguf.max_array_elements));
     return;
   }
   frames_[depth_++] = Frame{array_elem_, count};
@@ -272,7 +266,7 @@ std::size_t GgufValidator::fast_string_elements(const unsigned char* p, std::siz
   std::size_t used = 0;
   while (n - used >= len_bytes_) {
     const std::uint64_t len = load(p + used, len_bytes_, big_endian_);
-    if (len > limits_.gguf_max_string_bytes || len > n - used - len_bytes_) break;
+    if (len > limits_.gguf.max_string_bytes || len > n - used - len_bytes_) break;
     if (!kv_utf8_warned_) {
       Utf8Stream u;
       u.feed(p + used + len_bytes_, static_cast<std::size_t>(len));

@@ -162,8 +162,8 @@ void GgufValidator::record_split(std::optional<std::uint64_t>& slot, std::uint32
 // (the summary promises its text is never shown).
 void GgufValidator::keep_scalar() {
   // retained_ holds at most kRetain bytes: a longer limit could not tell a whole string.
-  const std::size_t max_bytes = static_cast<std::size_t>(std::min<std::uint64_t>(limits_.gguf_max_scalar_bytes, kRetain - 1));
-  if (facts_.scalars.size() >= limits_.gguf_max_scalars_kept || key_.size() > max_bytes) return;
+  const std::size_t max_bytes = static_cast<std::size_t>(std::min<std::uint64_t>(limits_.gguf.max_scalar_bytes, kRetain - 1));
+  if (facts_.scalars.size() >= limits_.gguf.max_scalars_kept || key_.size() > max_bytes) return;
   if (role_ == KeyRole::chat_template || shape_.type == kArray) return;
   if (shape_.type == kString) {
     if (retained_.size() <= max_bytes) facts_.scalars.push_back(GgufScalar{std::string(key_), kString, 0, retained_});

@@ -8,12 +8,6 @@
 namespace tensorgate::detail::gguf {
 namespace {
 
-bool has_control(std::string_view s) {
-  for (const char ch : s)
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) return true;
-  return false;
-}
-
 bool printable_ascii(std::string_view s) {
   for (const char ch : s)
     if (static_cast<unsigned char>(ch) - 0x20u >= 0x5fu) return false;
@@ -62,9 +56,9 @@ void GgufValidator::start_tensor_infos() {
 void GgufValidator::start_tensor() {
   unit_ = Unit::tensor;
   unit_start_ = pos_;
-  if (unit_index_ >= limits_.gguf_max_tensors) {
+  if (unit_index_ >= limits_.gguf.max_tensors) {
     abort_with("gguf-tensor-count", "more than this validator's limit of " +
-                                        std::to_string(limits_.gguf_max_tensors) + " tensor infos");
+                                        std::to_string(limits_.gguf.max_tensors) + " tensor infos");
     return;
   }
   cur_ = GgufTensorTable::Record{};

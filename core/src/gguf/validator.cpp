@@ -11,9 +11,9 @@ namespace tensorgate::detail::gguf {
 GgufValidator::GgufValidator(const Limits& limits, MemoryBudget* budget)
     : limits_(limits), budget_(budget), findings_(limits.max_findings), scan_(limits.chat_template),
       table_(std::make_shared<GgufTensorTable>()) {
-  limits_.gguf_max_string_bytes = std::min(limits_.gguf_max_string_bytes, kGgufMaxString);
-  limits_.gguf_max_array_elements = std::min(limits_.gguf_max_array_elements, kGgufMaxArrayElements);
-  limits_.gguf_max_array_depth = std::min(limits_.gguf_max_array_depth, kGgufMaxArrayDepth);
+  limits_.gguf.max_string_bytes = std::min(limits_.gguf.max_string_bytes, kGgufMaxString);
+  limits_.gguf.max_array_elements = std::min(limits_.gguf.max_array_elements, kGgufMaxArrayElements);
+  limits_.gguf.max_array_depth = std::min(limits_.gguf.max_array_depth, kGgufMaxArrayDepth);
   names_arena_.emplace(GgufTableBuilder::name_blocks(*table_));
 }
 
@@ -123,9 +123,9 @@ std::size_t GgufValidator::take_string(const unsigned char* p, std::size_t n) {
   const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(n, str_left_));
   const std::string_view piece(reinterpret_cast<const char*>(p), take);
   if (str_buffer_) {
-    if (buf_.size() + take > limits_.gguf_max_key_bytes && str_kind_ == StrKind::key) {
+    if (buf_.size() + take > limits_.gguf.max_key_bytes && str_kind_ == StrKind::key) {
       abort_with("gguf-key-bytes", "a key longer than this validator's limit of " +
-                                       std::to_string(limits_.gguf_max_key_bytes) + " bytes");
+                                       std::to_string(limits_.gguf.max_key_bytes) + " bytes");
       return take;
     }
     buf_.append(piece);

@@ -117,10 +117,7 @@ std::unique_ptr<Validator> make_gguf_validator(const Limits& limits, MemoryBudge
 }
 
 Report validate_gguf(std::string_view bytes, const Limits& limits) {
-  auto v = make_gguf_validator(limits);
-  v->set_total_size(bytes.size());
-  v->feed(bytes);
-  return v->finish();
+  return validate_whole(*make_gguf_validator(limits), bytes);
 }
 
 }  // namespace tensorgate

@@ -10,7 +10,7 @@
 
 #include "common/finding_list.hpp"
 #include "pickle/scanner.hpp"
-#include "tensorgate/file_kind.hpp"
+#include "tensorgate/npy.hpp"
 
 namespace tensorgate::detail::npy {
 

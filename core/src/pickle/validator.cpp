@@ -72,10 +72,7 @@ std::unique_ptr<Validator> make_pickle_validator(const Limits& limits, MemoryBud
 }
 
 Report validate_pickle(std::string_view bytes, const Limits& limits) {
-  auto v = make_pickle_validator(limits);
-  v->set_total_size(bytes.size());
-  v->feed(bytes);
-  return v->finish();
+  return validate_whole(*make_pickle_validator(limits), bytes);
 }
 
 }  // namespace tensorgate

@@ -135,15 +135,11 @@ Report SafetensorsValidator::snapshot() const {
 namespace tensorgate {
 
 Report validate_safetensors(std::span<const std::byte> bytes, const Limits& limits) {
-  auto v = make_safetensors_validator(limits);
-  v->set_total_size(bytes.size());
-  v->feed(bytes);
-  return v->finish();
+  return validate_whole(*make_safetensors_validator(limits), bytes);
 }
 
 Report validate_safetensors(std::string_view bytes, const Limits& limits) {
-  return validate_safetensors(std::as_bytes(std::span<const char>(bytes.data(), bytes.size())),
-                              limits);
+  return validate_whole(*make_safetensors_validator(limits), bytes);
 }
 
 }  // namespace tensorgate

@@ -6,7 +6,7 @@
 #include "common/printable.hpp"
 #include "zip/records.hpp"
 #include "common/ascii_case.hpp"
-#include "zip/walker.hpp"
+#include "zip/validator.hpp"
 
 namespace tensorgate::detail::zip {
 namespace {
@@ -22,7 +22,7 @@ std::string hex32(std::uint32_t v) {
 
 // The zip64 extra field of a central-directory record: the 64-bit values of its saturated
 // fields, in this order; false (and the walk stopped) when a field overruns the record.
-bool ZipWalker::read_central_extra(std::string_view extra, CentralRecord& r) {
+bool ZipValidator::read_central_extra(std::string_view extra, CentralRecord& r) {
   const auto* x = reinterpret_cast<const unsigned char*>(extra.data());
   for (std::size_t i = 0; i + 4 <= extra.size();) {
     const std::uint16_t id = le16(x + i), size = le16(x + i + 2);
@@ -53,7 +53,7 @@ bool ZipWalker::read_central_extra(std::string_view extra, CentralRecord& r) {
 }
 
 // What the central directory says of an entry against what its local header (and the walk) said.
-void ZipWalker::compare_with_local(const CentralRecord& r, LocalEntry& l) {
+void ZipValidator::compare_with_local(const CentralRecord& r, LocalEntry& l) {
   l.listed = true;
   std::string diff;
   const auto note = [&](std::string what) { diff += (diff.empty() ? "" : ", ") + what; };
@@ -77,7 +77,7 @@ void ZipWalker::compare_with_local(const CentralRecord& r, LocalEntry& l) {
   }
 }
 
-void ZipWalker::on_central() {
+void ZipValidator::on_central() {
   const auto* b = reinterpret_cast<const unsigned char*>(buf_.data());
   const std::uint16_t n = le16(b + 24), e = le16(b + 26), c = le16(b + 28);
   CentralRecord r;
@@ -116,7 +116,7 @@ void ZipWalker::on_central() {
   compare_with_local(r, locals_[it->second]);
 }
 
-void ZipWalker::on_zip64_end() {
+void ZipValidator::on_zip64_end() {
   const auto* b = reinterpret_cast<const unsigned char*>(buf_.data());
   zip64_ = true;
   zip64_end_at_ = rec_pos_;
@@ -125,7 +125,7 @@ void ZipWalker::on_zip64_end() {
   zip64_counts_ = EndCounts{le64(b + 28), le64(b + 36), le64(b + 44)};
 }
 
-void ZipWalker::on_zip64_locator() {
+void ZipValidator::on_zip64_locator() {
   const auto* b = reinterpret_cast<const unsigned char*>(buf_.data());
   if (!zip64_end_at_ || le64(b + 4) != *zip64_end_at_)
     add(Rule::zp_end_record, "the zip64 end locator points at byte " + std::to_string(le64(b + 4)) +
@@ -134,7 +134,7 @@ void ZipWalker::on_zip64_locator() {
         rec_pos_);
 }
 
-void ZipWalker::on_end() {
+void ZipValidator::on_end() {
   const auto* b = reinterpret_cast<const unsigned char*>(buf_.data());
   if (!in_central_ && !zip64_end_at_) central_start_ = rec_pos_;
   const std::uint64_t disk = le16(b), cd_disk = le16(b + 2);

@@ -6,7 +6,7 @@
 #include "common/printable.hpp"
 #include "pickle/summary_bytes.hpp"
 #include "common/ascii_case.hpp"
-#include "zip/walker.hpp"
+#include "zip/validator.hpp"
 
 namespace tensorgate {
 namespace detail::zip {
@@ -23,7 +23,7 @@ std::string_view record_name(int rec) {
 }  // namespace
 
 // <folder>/data.pkl (or data.pkl at the root, which no writer makes but a loader may read).
-void ZipWalker::note_data_pkl(const LocalEntry& e) {
+void ZipValidator::note_data_pkl(const LocalEntry& e) {
   const std::string_view name = name_of(e);
   const std::size_t slash = name.find('/');
   const bool top = same_name_nocase(name, "data.pkl") ||
@@ -41,7 +41,7 @@ void ZipWalker::note_data_pkl(const LocalEntry& e) {
   for (const PickleStorage& s : *data_pkl_storages_) storage_bytes_.emplace(s.key, s.bytes);
 }
 
-void ZipWalker::check_pytorch_archive() {
+void ZipValidator::check_pytorch_archive() {
   if (data_pkls_ > 1)
     add(Rule::zp_ambiguous_archive, std::to_string(data_pkls_) + " entries are named data.pkl (compared without case, as PyTorch's reader finds it): two loaders can read two pickles", 0);
   if (!archive_) return;
@@ -59,7 +59,7 @@ void ZipWalker::check_pytorch_archive() {
         first->offset);
 }
 
-void ZipWalker::add_end_of_input_findings() {
+void ZipValidator::add_end_of_input_findings() {
   if (state_ == St::stopped) return;
   if (state_ == St::signature && sig_have_ == 0 && !ended_) {
     add(Rule::zp_truncated, "the input ends at byte " + std::to_string(pos_) + " without an end-of-central-directory record", pos_);
@@ -88,7 +88,7 @@ void ZipWalker::add_end_of_input_findings() {
 
 // What summary() copies: the entry list (at most kListedEntries), the kept pickle summaries, and
 // the storages (data/ entries and data.pkl's), approximately, by what they hold here.
-std::size_t ZipWalker::kept_heap_bytes() const {
+std::size_t ZipValidator::kept_heap_bytes() const {
   const std::size_t listed = std::min<std::size_t>(locals_.size(), kListedEntries);
   std::size_t n = listed * (sizeof(ZipEntryInfo) + 512 + 32) + pickles_.size() * sizeof(ZipPickle);
   for (const ZipPickle& p : pickles_) n += 512 + pickle::heap_bytes(p.summary);
@@ -100,7 +100,7 @@ std::size_t ZipWalker::kept_heap_bytes() const {
   return n;
 }
 
-ZipSummary ZipWalker::summary() const {
+ZipSummary ZipValidator::summary() const {
   ZipSummary s;
   s.entries = central_records_;
   s.zip64 = zip64_;

@@ -6,7 +6,7 @@
 #include "common/printable.hpp"
 #include "common/saturating.hpp"
 #include "zip/records.hpp"
-#include "zip/walker.hpp"
+#include "zip/validator.hpp"
 
 namespace tensorgate::detail::zip {
 namespace {
@@ -15,7 +15,7 @@ constexpr std::uint64_t kBombSlice = 16 << 10;
 
 }  // namespace
 
-void ZipWalker::start_data() {
+void ZipValidator::start_data() {
   state_ = St::data;
   consumed_ = 0;
   entry_over_ = false;
@@ -53,7 +53,7 @@ void ZipWalker::start_data() {
   if (left_ == 0) end_data();
 }
 
-std::size_t ZipWalker::take_data(const unsigned char* p, std::size_t n) {
+std::size_t ZipValidator::take_data(const unsigned char* p, std::size_t n) {
   switch (mode_) {
     case Mode::stored:
     case Mode::skip: return take_stored(p, n);
@@ -63,7 +63,7 @@ std::size_t ZipWalker::take_data(const unsigned char* p, std::size_t n) {
   return n;
 }
 
-std::size_t ZipWalker::take_stored(const unsigned char* p, std::size_t n) {
+std::size_t ZipValidator::take_stored(const unsigned char* p, std::size_t n) {
   const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(n, left_));
   if (mode_ == Mode::stored) content_.feed(p, take);
   left_ -= take;
@@ -73,7 +73,7 @@ std::size_t ZipWalker::take_stored(const unsigned char* p, std::size_t n) {
   return take;
 }
 
-std::size_t ZipWalker::take_search(const unsigned char* p, std::size_t n) {
+std::size_t ZipValidator::take_search(const unsigned char* p, std::size_t n) {
   const DescriptorSearch::Step st = search_.feed(p, n, [this](const unsigned char* d, std::size_t k) { content_.feed(d, k); });
   pos_ += st.consumed;
   if (!st.found) return st.consumed;
@@ -92,7 +92,7 @@ std::size_t ZipWalker::take_search(const unsigned char* p, std::size_t n) {
   return st.consumed;
 }
 
-std::size_t ZipWalker::take_deflate(const unsigned char* p, std::size_t n) {
+std::size_t ZipValidator::take_deflate(const unsigned char* p, std::size_t n) {
   // Compressed bytes go in by slices that end at multiples of kBombSlice: what a slice inflates
   // to does not depend on how the input was chunked, so neither does ZP.bomb.
   const std::uint64_t slice_end = (consumed_ / kBombSlice + 1) * kBombSlice;
@@ -126,7 +126,7 @@ std::size_t ZipWalker::take_deflate(const unsigned char* p, std::size_t n) {
 
 // ZP.bomb: the rest is skipped by its recorded compressed size, or, without one (bit 3), the
 // walk stops, since only inflating finds where the entry ends.
-void ZipWalker::on_bomb(const std::string& what) {
+void ZipValidator::on_bomb(const std::string& what) {
   const std::string message = quoted(name_of(cur_), 80) + " " + what + ": past " + std::to_string(limits_.zip.bomb_ratio) +
                               ":1 and " + std::to_string(limits_.zip.bomb_floor_bytes) +
                               " bytes, a zip bomb (Limits::zip.bomb_ratio, bomb_floor_bytes)";
@@ -139,7 +139,7 @@ void ZipWalker::on_bomb(const std::string& what) {
 
 // The inflated bytes passed the archive's total (an abort) or the entry's bound (an error; the
 // rest is inflated only to find where it ends, within the archive's total).
-void ZipWalker::inflated_past_a_bound() {
+void ZipValidator::inflated_past_a_bound() {
   if (inflater_.produced() <= limits_.zip.max_entry_bytes || entry_over_) {
     abort_with("zip-inflated-bytes", "the archive decompresses to more than " + std::to_string(limits_.zip.max_inflated_bytes) +
                                          " bytes, this walker's limit (Limits::zip.max_inflated_bytes)");
@@ -152,7 +152,7 @@ void ZipWalker::inflated_past_a_bound() {
 }
 
 // After a step within the bounds: zlib's refusal, the stream's end against the recorded size.
-void ZipWalker::settle_inflate_step(const Inflater::Step& st, std::size_t input) {
+void ZipValidator::settle_inflate_step(const Inflater::Step& st, std::size_t input) {
   const std::string_view name = name_of(cur_);
   if (st.error || (st.consumed == 0 && !st.ended && input > 0)) {
     add(Rule::zp_inflate, quoted(name, 80) + " is not valid deflate data (zlib: " + quoted(inflater_.message(), 60) + ")",
@@ -183,7 +183,7 @@ void ZipWalker::settle_inflate_step(const Inflater::Step& st, std::size_t input)
   }
 }
 
-void ZipWalker::end_data() {
+void ZipValidator::end_data() {
   content_.finish();
   if (mode_ == Mode::deflate && !sizes_known_) {
     state_ = St::descriptor;
@@ -208,7 +208,7 @@ void ZipWalker::end_data() {
 }
 
 // A deflated entry's data descriptor: the signature is optional (APPNOTE 4.3.9.3).
-std::size_t ZipWalker::take_descriptor(const unsigned char* p, std::size_t n) {
+std::size_t ZipValidator::take_descriptor(const unsigned char* p, std::size_t n) {
   const std::size_t take = std::min(n, desc_need_ - desc_.size());
   desc_.append(reinterpret_cast<const char*>(p), take);
   pos_ += take;
@@ -237,7 +237,7 @@ std::size_t ZipWalker::take_descriptor(const unsigned char* p, std::size_t n) {
   return take;
 }
 
-void ZipWalker::check_entry_size(const LocalEntry& e) {
+void ZipValidator::check_entry_size(const LocalEntry& e) {
   if (e.uncompressed > limits_.zip.max_entry_bytes)
     add(Rule::zp_entry_too_large, quoted(name_of(e), 80) + " records " + std::to_string(e.uncompressed) +
                                       " uncompressed bytes, above " + std::to_string(limits_.zip.max_entry_bytes) +
@@ -245,7 +245,7 @@ void ZipWalker::check_entry_size(const LocalEntry& e) {
         e.offset);
 }
 
-void ZipWalker::entry_done() {
+void ZipValidator::entry_done() {
   state_ = St::signature;
   const std::string_view name = name_of(cur_);
   if (content_.crc_computed() && !entry_over_ && content_.crc() != cur_.crc)

@@ -5,11 +5,11 @@
 
 #include "common/printable.hpp"
 #include "zip/records.hpp"
-#include "zip/walker.hpp"
+#include "zip/validator.hpp"
 
 namespace tensorgate::detail::zip {
 
-void ZipWalker::check_name(std::string_view name, std::uint64_t at, std::string_view where) {
+void ZipValidator::check_name(std::string_view name, std::uint64_t at, std::string_view where) {
   std::string why;
   if (name.empty()) why = "an empty name";
   else if (name[0] == '/' || name[0] == '\\') why = "an absolute path";
@@ -34,7 +34,7 @@ void ZipWalker::check_name(std::string_view name, std::uint64_t at, std::string_
 
 // Extra fields: (id, size, data) records that fill the field exactly. The zip64 one (id 1)
 // holds the sizes a saturated 32-bit field stands for, in the order APPNOTE gives.
-bool ZipWalker::read_local_extra(std::string_view extra, LocalEntry& e, std::uint64_t& csize, std::uint64_t& usize) {
+bool ZipValidator::read_local_extra(std::string_view extra, LocalEntry& e, std::uint64_t& csize, std::uint64_t& usize) {
   const auto* x = reinterpret_cast<const unsigned char*>(extra.data());
   for (std::size_t i = 0; i < extra.size();) {
     if (extra.size() - i < 4 || extra.size() - i - 4 < le16(x + i + 2)) {
@@ -64,7 +64,7 @@ bool ZipWalker::read_local_extra(std::string_view extra, LocalEntry& e, std::uin
   return true;
 }
 
-void ZipWalker::on_local() {
+void ZipValidator::on_local() {
   const auto* b = reinterpret_cast<const unsigned char*>(buf_.data());
   LocalEntry e;
   e.offset = rec_pos_;
@@ -106,7 +106,7 @@ void ZipWalker::on_local() {
 }
 
 // Where data.pkl says this storage ends: numel times the size of its dtype.
-std::optional<std::uint64_t> ZipWalker::storage_hint(std::string_view name) const {
+std::optional<std::uint64_t> ZipValidator::storage_hint(std::string_view name) const {
   if (!archive_ || !data_pkl_storages_) return std::nullopt;
   const std::string prefix = *archive_ + "/data/";
   if (!name.starts_with(prefix)) return std::nullopt;
