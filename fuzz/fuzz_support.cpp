@@ -8,6 +8,7 @@
 
 #include <boost/json.hpp>
 
+#include "tensorgate/memory_budget.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tgfuzz {
@@ -91,6 +92,17 @@ void check_chunking(const ValidatorFactory& make, const Split& s) {
   require(render(feed_chunked(make, s, true, false)) == expected, "size-hint-invariant");
   require(render(feed_chunked(make, s, false, true)) == expected, "skip-invariant");
   require(render(feed_chunked(make, s, true, false, true)) == expected, "in-place-invariant");
+}
+
+void check_budget_only_aborts(const BudgetedFactory& make, const Split& s, std::uint64_t capacity) {
+  const std::string expected = render(feed_chunked([&] { return make(nullptr); }, Split{{}, s.file}, false, false));
+  tensorgate::CountingBudget budget(capacity);
+  {
+    const tensorgate::Report r = feed_chunked([&] { return make(&budget); }, s, true, false);
+    require(render(r) == expected || (r.aborted && r.aborted->kind == tensorgate::AbortKind::memory_budget),
+            "budget-only-aborts");
+  }
+  require(budget.held() == 0, "budget-released");
 }
 
 bool valid_utf8(std::string_view s) {

@@ -44,6 +44,13 @@ tensorgate::Report feed_chunked(const ValidatorFactory& make, const Split& s, bo
 // The chunking invariant: whole, cut, hinted, skipped and read in place, the report is the same.
 void check_chunking(const ValidatorFactory& make, const Split& s);
 
+// A validator made with a shared memory budget (null: none).
+using BudgetedFactory = std::function<std::unique_ptr<tensorgate::Validator>(tensorgate::MemoryBudget*)>;
+// Under a budget of `capacity` bytes the report is the unbudgeted one or an `aborted` one of
+// kind memory_budget, never another verdict, and every byte is given back once the validator
+// (and the report's copy it charged) is gone.
+void check_budget_only_aborts(const BudgetedFactory& make, const Split& s, std::uint64_t capacity);
+
 // The report writers on these entries: JSON and SARIF (with and without colour for the text)
 // must parse, the text must be valid UTF-8, and each file report written a piece at a time
 // (ReportFieldsWriter, pieces of `piece_bytes`) must be exactly the report written whole.
