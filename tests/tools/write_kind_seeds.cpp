@@ -112,6 +112,17 @@ Seeds zip_seeds() {
   s.emplace_back("protocol0_in_text_entry", build_zip({{"notes.txt", "cos\nsystem\n(S'id'\ntR."}, {"d/0", std::string(600, 'N')}}));
   s.emplace_back("structured_object_npy", build_zip({{"s.npy", npy_file("[('a', '|O', (2,))]", {1},
                                                                          PickleBuilder().proto(2).op('N').stop().bytes())}}));
+  // The records between the entries and the end that the walker must step over or refuse: a
+  // digital signature after the central directory, an archive extra data record before it.
+  const std::string plain = build_zip({{"a.txt", "abc"}});
+  std::string signed_zip = plain;
+  signed_zip.insert(signed_zip.rfind("PK\x05\x06"), std::string("PK\x05\x05\x04\x00sig!", 10));
+  s.emplace_back("digital_signature_record_uncounted", signed_zip);
+  signed_zip[signed_zip.rfind("PK\x05\x06") + 12] += 10;  // the directory's size counts the record
+  s.emplace_back("digital_signature_record", signed_zip);
+  std::string extra = plain;
+  extra.insert(extra.find("PK\x01\x02"), std::string("PK\x06\x08\x02\x00\x00\x00xy", 10));
+  s.emplace_back("archive_extra_data_record", extra);
   return s;
 }
 
