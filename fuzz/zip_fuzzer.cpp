@@ -2,7 +2,8 @@
 // the entries: the input's first bytes choose chunk boundaries (fuzz_support.hpp, Split), the
 // rest is the archive. The report invariants hold, and whole, cut, with the total size
 // announced and with the counted data skipped, the report is the same; a small memory budget
-// may only abort it and is given back; the report writers take every summary.
+// may only abort it and is given back; under small limits it still holds together; the report
+// writers take every summary.
 #include <cstdint>
 
 #include "fuzz_support.hpp"
@@ -18,6 +19,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint64_t capacity = s.cuts.empty() ? 0 : std::uint64_t{s.cuts.front()} << 12;
   tgfuzz::check_budget_only_aborts([](tensorgate::MemoryBudget* b) { return tensorgate::make_zip_validator({}, b); }, s,
                                    capacity);
-  tgfuzz::check_writers({{"input.zip", report, std::nullopt}});
+  // Small limits reach the caps real archives never do (entries, names, inflated bytes, bombs,
+  // the listed storages): the report may differ, but it still holds together and is written.
+  tensorgate::Limits small;
+  small.zip.max_entries = 1 + s.cuts.size();
+  small.zip.max_name_bytes_total = 64;
+  small.zip.max_entry_bytes = 4096;
+  small.zip.max_inflated_bytes = 8192;
+  small.zip.bomb_floor_bytes = 2048;  // a bomb the size a fuzzer makes
+  small.zip.bomb_ratio = 8;
+  small.pickle.max_storages = 1;
+  auto capped = tensorgate::make_zip_validator(small);
+  const tensorgate::Report capped_report = tensorgate::validate_whole(*capped, s.file);
+  tgfuzz::check_report_invariants(capped_report);
+  tgfuzz::check_writers({{"input.zip", report, std::nullopt}, {"capped.zip", capped_report, std::nullopt}});
   return 0;
 }
