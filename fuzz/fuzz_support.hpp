@@ -49,7 +49,9 @@ using BudgetedFactory = std::function<std::unique_ptr<tensorgate::Validator>(ten
 // Under a budget of `capacity` bytes the report is the unbudgeted one or an `aborted` one of
 // kind memory_budget, never another verdict, and every byte is given back once the validator
 // (and the report's copy it charged) is gone.
-void check_budget_only_aborts(const BudgetedFactory& make, const Split& s, std::uint64_t capacity);
+// `unbudgeted` is the whole buffer's report without a budget, which the caller already has.
+void check_budget_only_aborts(const BudgetedFactory& make, const Split& s, std::uint64_t capacity,
+                              const tensorgate::Report& unbudgeted);
 
 // The report writers on these entries: JSON and SARIF (with and without colour for the text)
 // must parse, the text must be valid UTF-8, and each file report written a piece at a time

@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // From no room at all to a few MiB: the budget is taken a MiB at a time, so both sides of it.
   const std::uint64_t capacity = s.cuts.empty() ? 0 : std::uint64_t{s.cuts.front()} << 12;
   tgfuzz::check_budget_only_aborts([](tensorgate::MemoryBudget* b) { return tensorgate::make_zip_validator({}, b); }, s,
-                                   capacity);
+                                   capacity, report);
   // Small limits reach the caps real archives never do (entries, names, inflated bytes, bombs,
   // the listed storages): the report may differ, but it still holds together and is written.
   tensorgate::Limits small;
