@@ -35,12 +35,9 @@ using tgbench::element;
 using tgbench::Fd;
 
 struct Pair {
-  fs::path dir, src, gguf;
+  tgbench::Scratch scratch{"tensorgate-audit-bench"};
+  fs::path src = scratch.dir / "src", gguf = scratch.dir / "model.gguf";
   std::uint64_t bytes = 0;  // both files
-  ~Pair() {
-    std::error_code ec;
-    if (!dir.empty()) fs::remove_all(dir, ec);
-  }
 };
 
 // The GGUF as the converter writes it: q/k rows permuted, norms widened, rope_freqs generated.
@@ -82,10 +79,7 @@ std::unique_ptr<Pair> g_pair;
 
 void make_pair(std::uint64_t layers) {
   g_pair = std::make_unique<Pair>();
-  g_pair->dir = fs::temp_directory_path() / ("tensorgate-audit-bench-" + std::to_string(::getpid()));
-  fs::create_directories(g_pair->dir / "src");
-  g_pair->src = g_pair->dir / "src";
-  g_pair->gguf = g_pair->dir / "model.gguf";
+  fs::create_directories(g_pair->src);
   const TinyLlama m = tgbench::bench_model(layers);
   std::FILE* config = std::fopen((g_pair->src / "config.json").c_str(), "w");
   std::fputs(m.config_json().c_str(), config);
@@ -97,13 +91,7 @@ void make_pair(std::uint64_t layers) {
 
 // The baseline: both files read once, in order, in 4 MiB reads (the audit's chunk size).
 void BM_ReadBothOnce(benchmark::State& state) {
-  std::vector<char> buf(4 << 20);
-  for (auto _ : state) {
-    for (const fs::path& p : {g_pair->src / "model.safetensors", g_pair->gguf}) {
-      const Fd fd(p, O_RDONLY);
-      while (::read(fd.get(), buf.data(), buf.size()) > 0) benchmark::DoNotOptimize(buf.data());
-    }
-  }
+  for (auto _ : state) tgbench::read_once({g_pair->src / "model.safetensors", g_pair->gguf});
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_pair->bytes));
 }
 
@@ -143,16 +131,10 @@ BENCHMARK(BM_Audit)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t layers = 4;
-  std::vector<char*> rest{argv[0]};
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--layers") == 0 && i + 1 < argc) layers = std::stoull(argv[++i]);
-    else rest.push_back(argv[i]);
-  }
-  int n = static_cast<int>(rest.size());
-  benchmark::Initialize(&n, rest.data());
+  const std::uint64_t layers = tgbench::take_layers(argc, argv);
+  benchmark::Initialize(&argc, argv);
   make_pair(layers);
-  std::fprintf(stderr, "audit pair: %.1f MB in %s\n", static_cast<double>(g_pair->bytes) / 1e6, g_pair->dir.c_str());
+  std::fprintf(stderr, "audit pair: %.1f MB in %s\n", static_cast<double>(g_pair->bytes) / 1e6, g_pair->scratch.dir.c_str());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   g_pair.reset();  // removes the pair

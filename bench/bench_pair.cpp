@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "tensorgate/safetensors/writer.hpp"
@@ -73,6 +74,26 @@ Scratch::Scratch(const std::string& prefix)
 Scratch::~Scratch() {
   std::error_code ec;
   fs::remove_all(dir, ec);
+}
+
+void read_once(std::initializer_list<fs::path> files) {
+  static std::vector<char> buf(4 << 20);
+  for (const fs::path& p : files) {
+    const Fd fd(p, O_RDONLY);
+    while (::read(fd.get(), buf.data(), buf.size()) > 0) {
+    }
+  }
+}
+
+std::uint64_t take_layers(int& argc, char** argv) {
+  std::uint64_t layers = 4;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--layers") == 0 && i + 1 < argc) layers = std::stoull(argv[++i]);
+    else argv[kept++] = argv[i];
+  }
+  argc = kept;
+  return layers;
 }
 
 }  // namespace tgbench

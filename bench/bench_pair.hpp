@@ -4,6 +4,7 @@
 // written with the canonical writer's header into a scratch directory removed at exit.
 #include <cstdint>
 #include <filesystem>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 
@@ -43,5 +44,13 @@ struct Scratch {
   ~Scratch();
   std::filesystem::path dir;
 };
+
+// Every file read once, in order, in 4 MiB reads (the chunk size of the audit and the diff):
+// the baseline the benchmarks compare with, and the page cache's warm-up.
+void read_once(std::initializer_list<std::filesystem::path> files);
+
+// Takes `--layers N` (default 4: the ~1 GB pair) out of the arguments, leaving Google
+// Benchmark's flags for benchmark::Initialize.
+std::uint64_t take_layers(int& argc, char** argv);
 
 }  // namespace tgbench

@@ -44,24 +44,12 @@ void make_files(std::uint64_t layers) {
   tgbench::write_source(m, g_files.same_file);
   tgbench::write_source(m, g_files.tuned_file, 1);
   g_files.pair_bytes = fs::file_size(g_files.old_file) + fs::file_size(g_files.tuned_file);
-  // Warm the page cache for every file, so that no benchmark pays for the disk.
-  std::vector<char> buf(4 << 20);
-  for (const fs::path& p : {g_files.old_file, g_files.same_file, g_files.tuned_file}) {
-    const tgbench::Fd fd(p, O_RDONLY);
-    while (::read(fd.get(), buf.data(), buf.size()) > 0) {
-    }
-  }
+  tgbench::read_once({g_files.old_file, g_files.same_file, g_files.tuned_file});  // warms the page cache
 }
 
 // The baseline: both files read once, in order, in 4 MiB reads (the diff's chunk size).
 void BM_ReadBothOnce(benchmark::State& state) {
-  std::vector<char> buf(4 << 20);
-  for (auto _ : state) {
-    for (const fs::path& p : {g_files.old_file, g_files.tuned_file}) {
-      const tgbench::Fd fd(p, O_RDONLY);
-      while (::read(fd.get(), buf.data(), buf.size()) > 0) benchmark::DoNotOptimize(buf.data());
-    }
-  }
+  for (auto _ : state) tgbench::read_once({g_files.old_file, g_files.tuned_file});
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * g_files.pair_bytes));
 }
 
@@ -100,14 +88,8 @@ BENCHMARK(BM_DiffValuesIdentical)->Unit(benchmark::kMillisecond)->UseRealTime()-
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::uint64_t layers = 4;
-  std::vector<char*> rest{argv[0]};
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--layers") == 0 && i + 1 < argc) layers = std::stoull(argv[++i]);
-    else rest.push_back(argv[i]);
-  }
-  int n = static_cast<int>(rest.size());
-  benchmark::Initialize(&n, rest.data());
+  const std::uint64_t layers = tgbench::take_layers(argc, argv);
+  benchmark::Initialize(&argc, argv);
   make_files(layers);
   // Every tensor of the fine-tuned copy changed.
   const auto tensors = static_cast<std::int64_t>(tgtest::checkpoint_shapes(tgbench::bench_model(layers)).size());
