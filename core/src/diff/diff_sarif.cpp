@@ -92,58 +92,17 @@ void write_diff_sarif(const DiffReport& r, const JsonWriter::Sink& sink) {
   for (const ChangeKindInfo& k : change_kinds())
     kinds.push_back({ids[static_cast<std::size_t>(k.kind)], k.help, k.help, "note", "diff"});
   const Artifacts a = artifacts_of(r);
-  JsonWriter w(sink);
-  w.begin_object();
-  w.field("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-  w.field("version", "2.1.0");
-  w.key("runs");
-  w.begin_array();
-  w.begin_object();
-  w.key("tool");
-  w.begin_object();
-  w.key("driver");
-  detail::write_sarif_driver(w, kinds);
-  w.end_object();
-  w.key("invocations");
-  w.begin_array();
-  w.begin_object();
-  w.field("executionSuccessful", !r.io_error);
-  w.key("toolExecutionNotifications");
-  w.begin_array();
-  for (const std::optional<std::string>* why : {&r.invalid, &r.io_error}) {
-    if (!*why) continue;
-    w.begin_object();
-    w.field("level", "error");
-    w.key("message");
-    w.begin_object();
-    w.field("text", **why);
-    w.end_object();
-    w.end_object();
-  }
-  w.end_array();
-  w.end_object();
-  w.end_array();
-  w.key("artifacts");
-  w.begin_array();
-  for (const std::string& uri : a.uris) {
-    w.begin_object();
-    w.key("location");
-    w.begin_object();
-    w.field("uri", uri);
-    w.end_object();
-    w.end_object();
-  }
-  w.end_array();
-  w.key("results");
-  w.begin_array();
-  write_findings(w, r.old_side, a.old_first, a.old_dir, a);
-  write_findings(w, r.new_side, a.new_first, a.new_dir, a);
-  write_changes(w, r, a);
-  w.end_array();
-  w.end_object();
-  w.end_array();
-  w.end_object();
-  w.flush();
+  detail::SarifRun run;
+  run.extra_rules = kinds;
+  run.successful = !r.io_error;
+  for (const std::optional<std::string>* why : {&r.invalid, &r.io_error})
+    if (*why) run.notifications.push_back(**why);
+  for (const std::string& uri : a.uris) run.artifacts.push_back({uri, std::nullopt});
+  detail::write_sarif_log(sink, run, [&](JsonWriter& w) {
+    write_findings(w, r.old_side, a.old_first, a.old_dir, a);
+    write_findings(w, r.new_side, a.new_first, a.new_dir, a);
+    write_changes(w, r, a);
+  });
 }
 
 }  // namespace tensorgate

@@ -109,4 +109,58 @@ void write_sarif_finding(JsonWriter& w, const Finding& f, std::string_view uri, 
                                     f.offset});
 }
 
+void write_sarif_log(const JsonWriter::Sink& sink, const SarifRun& run,
+                     const std::function<void(JsonWriter&)>& results) {
+  JsonWriter w(sink);
+  w.begin_object();
+  w.field("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+  w.field("version", "2.1.0");
+  w.key("runs");
+  w.begin_array();
+  w.begin_object();
+  w.key("tool");
+  w.begin_object();
+  w.key("driver");
+  write_sarif_driver(w, run.extra_rules);
+  w.end_object();
+  w.key("invocations");
+  w.begin_array();
+  w.begin_object();
+  w.field("executionSuccessful", run.successful);
+  w.key("toolExecutionNotifications");
+  w.begin_array();
+  for (const std::string& text : run.notifications) {
+    w.begin_object();
+    w.field("level", "error");
+    w.key("message");
+    w.begin_object();
+    w.field("text", text);
+    w.end_object();
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  w.end_array();
+  w.key("artifacts");
+  w.begin_array();
+  for (const SarifArtifact& a : run.artifacts) {
+    w.begin_object();
+    w.key("location");
+    w.begin_object();
+    w.field("uri", a.uri);
+    w.end_object();
+    if (a.length) w.field("length", *a.length);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("results");
+  w.begin_array();
+  results(w);
+  w.end_array();
+  w.end_object();
+  w.end_array();
+  w.end_object();
+  w.flush();
+}
+
 }  // namespace tensorgate::detail

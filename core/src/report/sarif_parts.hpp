@@ -3,10 +3,12 @@
 // through write_sarif_report, `diff` through write_diff_sarif): levels, artifact URIs, the
 // driver with its rules, one result.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tensorgate/finding.hpp"
 #include "tensorgate/json_writer.hpp"
@@ -39,5 +41,21 @@ struct SarifResult {
 void write_sarif_result(JsonWriter& w, const SarifResult& r);
 // A finding as a result against artifact `artifact`.
 void write_sarif_finding(JsonWriter& w, const Finding& f, std::string_view uri, std::size_t artifact);
+
+struct SarifArtifact {
+  std::string uri;                      // sarif_uri(path)
+  std::optional<std::uint64_t> length;  // bytes, when known
+};
+// What a log's one run says beside its results.
+struct SarifRun {
+  std::span<const SarifDescriptor> extra_rules;  // after the catalogue's (write_sarif_driver)
+  bool successful = true;                        // invocations[0].executionSuccessful
+  std::vector<std::string> notifications;        // errors of the run, one toolExecutionNotification each
+  std::vector<SarifArtifact> artifacts;
+};
+// The whole log, the same frame for every tensorgate document: $schema, version, one run with
+// its tool, invocation and artifacts; `results` writes the results array's items.
+void write_sarif_log(const JsonWriter::Sink& sink, const SarifRun& run,
+                     const std::function<void(JsonWriter&)>& results);
 
 }  // namespace tensorgate::detail
