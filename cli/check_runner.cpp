@@ -172,8 +172,10 @@ class Planner {
   void complete(Planned& slot, Slot files, bool given_file = false) {
     if (given_file && files.size() == 1) slot.shard = given_shard(files.front());
     for (CheckedFile& f : files) {
-      if (!settings_.keep_tensors && f.report && f.report->safetensors) f.report->safetensors->drop_tensors();
-      if (!settings_.keep_tensors && f.report && f.report->gguf) f.report->gguf->tensors.reset();
+      if (!settings_.keep_tensors && f.report) {
+        if (SafetensorsSummary* s = f.report->summary.get<SafetensorsSummary>()) s->drop_tensors();
+        if (GgufSummary* g = f.report->summary.get<GgufSummary>()) g->tensors.reset();
+      }
       if (settings_.progress && !f.directory) settings_.progress->file_done(f.bytes_transferred.value_or(0));
     }
     slot.files = std::move(files);

@@ -17,17 +17,8 @@ std::optional<DetectedKind> sniff_file(const std::filesystem::path& path) {
 }
 
 bool is_checked_file(std::string_view name, Format content) {
-  switch (content) {
-    case Format::safetensors:
-    case Format::gguf:
-    case Format::pickle:
-    case Format::zip:
-    case Format::npy:
-    case Format::tar:
-    case Format::lfs_pointer: return true;
-    case Format::empty:
-    case Format::unknown: break;
-  }
+  // Every model format (tensorgate/formats.def), and an LFS pointer in a weight's place.
+  if (is_model_format(content) || content == Format::lfs_pointer) return true;
   return is_weight_name(name);
 }
 

@@ -15,7 +15,7 @@ std::optional<GivenShard> given_shard(const CheckedFile& file) {
   }
   // Whether it is a shard, from its name and summary alone: the facts copy every tensor's name
   // and shape (a million allocations for a million tensors), which only a split set needs.
-  const auto& g = file.report->gguf;
+  const auto& g = file.report->summary.get<GgufSummary>();
   const bool split = parse_split_name(name) || (g && g->split_count && *g->split_count > 1) ||
                      (g && g->split_no && *g->split_no > 0);
   if (!split) return std::nullopt;

@@ -9,6 +9,7 @@
 
 #include "tensorgate/model_dir.hpp"
 #include "tensorgate/report_writers.hpp"
+#include "tensorgate/gguf.hpp"
 
 namespace tensorgate::cli {
 

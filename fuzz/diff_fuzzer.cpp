@@ -19,6 +19,11 @@
 #include "tensorgate/diff.hpp"
 #include "tensorgate/zip.hpp"
 
+using tensorgate::GgufSummary;
+using tensorgate::PickleSummary;
+using tensorgate::SafetensorsSummary;
+using tensorgate::ZipSummary;
+
 namespace {
 
 tensorgate::Report validate(std::string_view bytes) {
@@ -29,10 +34,10 @@ tensorgate::Report validate(std::string_view bytes) {
 }
 
 std::uint64_t tensors_of(const tensorgate::Report& r) {
-  if (r.safetensors && r.safetensors->tensors) return r.safetensors->tensors->size();
-  if (r.gguf && r.gguf->tensors) return r.gguf->tensors->size();
+  if (r.summary.get<SafetensorsSummary>() && r.summary.get<SafetensorsSummary>()->tensors) return r.summary.get<SafetensorsSummary>()->tensors->size();
+  if (r.summary.get<GgufSummary>() && r.summary.get<GgufSummary>()->tensors) return r.summary.get<GgufSummary>()->tensors->size();
   // A PyTorch checkpoint's state dict: its named tensors, each name once.
-  const tensorgate::PickleSummary* state = r.pickle ? &*r.pickle : r.zip ? tensorgate::pytorch_state(*r.zip) : nullptr;
+  const tensorgate::PickleSummary* state = r.summary.get<PickleSummary>() ? &*r.summary.get<PickleSummary>() : r.summary.get<ZipSummary>() ? tensorgate::pytorch_state(*r.summary.get<ZipSummary>()) : nullptr;
   if (!state) return 0;
   std::set<std::string_view> names;
   for (const auto& t : state->tensors)

@@ -11,6 +11,8 @@
 #include "tensorgate/memory_budget.hpp"
 #include "tensorgate/report_writers.hpp"
 
+using tensorgate::SafetensorsSummary;
+
 namespace tgfuzz {
 
 std::string render(const tensorgate::Report& report) { return tensorgate::report_json(report); }
@@ -29,9 +31,9 @@ void check_report_invariants(const tensorgate::Report& r, bool finished) {
     require(!f.message.empty(), "finding-has-message", tensorgate::rule_info(f.rule).id);
   }
   require(r.valid == (!errors && !r.aborted), "valid-iff-no-errors");
-  if (finished) require(r.canonical.has_value() == (r.valid && r.safetensors.has_value()), "canonical-iff-valid");
-  if (r.safetensors) {
-    require(r.safetensors->tensor_count == r.safetensors->tensors->size(), "summary-count");
+  if (finished) require(r.canonical.has_value() == (r.valid && r.summary.get<SafetensorsSummary>() != nullptr), "canonical-iff-valid");
+  if (r.summary.get<SafetensorsSummary>()) {
+    require(r.summary.get<SafetensorsSummary>()->tensor_count == r.summary.get<SafetensorsSummary>()->tensors->size(), "summary-count");
   }
 }
 

@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto report = tensorgate::validate_gguf(input);
   tgfuzz::check_report_invariants(report);
   tgfuzz::require(report.format == tensorgate::Format::gguf, "gguf-format");
-  if (report.valid) tgfuzz::require(report.gguf.has_value(), "valid-gguf-has-summary");
+  if (report.valid) tgfuzz::require(report.summary.get<tensorgate::GgufSummary>() != nullptr, "valid-gguf-has-summary");
 
   // Detection picks GGUF for the magic whatever the name; it may only add file-kind findings.
   if (input.starts_with("GGUF")) {

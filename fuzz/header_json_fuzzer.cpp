@@ -19,9 +19,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   probe->feed(header);
   const auto first = probe->snapshot();
   tgfuzz::check_report_invariants(first, false);
-  if (!first.safetensors) return 0;
+  if (!first.summary.get<tensorgate::SafetensorsSummary>()) return 0;
 
-  const std::uint64_t data_length = first.safetensors->data_length;
+  const std::uint64_t data_length = first.summary.get<tensorgate::SafetensorsSummary>()->data_length;
   auto v = tensorgate::make_safetensors_validator();
   v->set_total_size(8 + size + data_length);
   v->feed(prefix);

@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const tensorgate::Report report = tensorgate::validate_pickle(s.file);
   tgfuzz::check_report_invariants(report);
   tgfuzz::require(report.format == tensorgate::Format::pickle, "pickle-format");
-  tgfuzz::require(report.pickle.has_value(), "pickle-has-summary");
+  tgfuzz::require(report.summary.get<tensorgate::PickleSummary>() != nullptr, "pickle-has-summary");
   tgfuzz::check_chunking([] { return tensorgate::make_pickle_validator(); }, s);
 
   // Small bounds, so that a fuzzed input reaches every one and the collection of kept strings

@@ -57,9 +57,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   tgfuzz::check_report_invariants(report);
   tgfuzz::require(report.valid, "written-file-is-valid", tgfuzz::render(report));
   tgfuzz::require(report.canonical == true, "written-file-is-canonical", tgfuzz::render(report));
-  const auto& table = *report.safetensors->tensors;
+  const auto& table = *report.summary.get<tensorgate::SafetensorsSummary>()->tensors;
   tgfuzz::require(table.size() == b.tensors.size(), "same-tensor-count");
-  const std::string_view buffer = std::string_view(written.bytes).substr(8 + report.safetensors->header_length);
+  const std::string_view buffer = std::string_view(written.bytes).substr(8 + report.summary.get<tensorgate::SafetensorsSummary>()->header_length);
   std::set<std::string> seen;
   for (std::size_t i = 0; i < table.size(); ++i) {
     const auto t = table[i];

@@ -10,7 +10,7 @@
 namespace {
 
 void check_rewrite(std::string_view input, const tensorgate::Report& report) {
-  const auto& summary = *report.safetensors;
+  const auto& summary = *report.summary.get<tensorgate::SafetensorsSummary>();
   const std::string_view data = input.substr(8 + summary.header_length);
   const auto rewritten = tensorgate::rewrite_canonical(
       *summary.tensors, std::as_bytes(std::span<const char>(data.data(), data.size())));
@@ -18,7 +18,7 @@ void check_rewrite(std::string_view input, const tensorgate::Report& report) {
   const auto again = tensorgate::validate_safetensors(rewritten.bytes);
   tgfuzz::require(again.valid, "rewrite-is-valid", tgfuzz::render(again));
   tgfuzz::require(again.canonical == true, "rewrite-is-canonical", tgfuzz::render(again));
-  const auto& s2 = *again.safetensors;
+  const auto& s2 = *again.summary.get<tensorgate::SafetensorsSummary>();
   tgfuzz::require(s2.tensor_count == summary.tensor_count && s2.parameters == summary.parameters &&
                       s2.bytes == summary.bytes && s2.data_length == summary.data_length &&
                       s2.by_dtype.size() == summary.by_dtype.size(),

@@ -5,6 +5,9 @@
 
 #include "conversion_builder.hpp"
 #include "tensorgate/validator.hpp"
+#include "tensorgate/gguf.hpp"
+
+using tensorgate::GgufSummary;
 
 namespace {
 
@@ -34,8 +37,8 @@ TEST(AuditBroken, FlippedBitInAKeptWeight) {
   // The offset is the element's position in the GGUF file.
   const auto g = tensorgate::validate_gguf(p.build());
   std::uint64_t at = 0;
-  for (std::size_t i = 0; i < g.gguf->tensors->size(); ++i)
-    if ((*g.gguf->tensors)[i].name == "blk.1.ffn_down.weight") at = g.gguf->data_offset + (*g.gguf->tensors)[i].offset;
+  for (std::size_t i = 0; i < g.summary.get<GgufSummary>()->tensors->size(); ++i)
+    if ((*g.summary.get<GgufSummary>()->tensors)[i].name == "blk.1.ffn_down.weight") at = g.summary.get<GgufSummary>()->data_offset + (*g.summary.get<GgufSummary>()->tensors)[i].offset;
   EXPECT_EQ(finding.offset, at + 36);
   EXPECT_EQ(run.report.counts.failed, 1u);
 }

@@ -9,6 +9,7 @@
 
 #include "conversion_builder.hpp"
 #include "gguf_builder.hpp"
+#include "tensorgate/gguf.hpp"
 
 namespace {
 

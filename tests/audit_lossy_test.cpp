@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "conversion_builder.hpp"
+#include "tensorgate/gguf.hpp"
 
 namespace {
 

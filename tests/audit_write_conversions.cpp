@@ -12,6 +12,7 @@
 #include <functional>
 
 #include "conversion_builder.hpp"
+#include "tensorgate/gguf.hpp"
 
 namespace {
 

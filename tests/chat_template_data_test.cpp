@@ -17,6 +17,7 @@
 #include "chat_templates.hpp"
 #include "gguf_builder.hpp"
 #include "gguf_check.hpp"
+#include "tensorgate/gguf.hpp"
 
 namespace {
 

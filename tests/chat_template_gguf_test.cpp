@@ -6,6 +6,7 @@
 #include "chat_templates.hpp"
 #include "gguf_builder.hpp"
 #include "gguf_check.hpp"
+#include "tensorgate/gguf.hpp"
 
 namespace {
 
@@ -62,7 +63,7 @@ TEST(ChatTemplateGguf, WarningsLeaveItValid) {
   const auto r = check_gguf(base().kv_str("tokenizer.chat_template", "{{ x[y ~ 1] }}{{ '").build());
   EXPECT_TRUE(r.valid);
   EXPECT_EQ(gguf_warnings(r), "CT.computed-subscript CT.lex");
-  EXPECT_TRUE(r.gguf->chat_template);
+  EXPECT_TRUE(r.summary.get<tensorgate::GgufSummary>()->chat_template);
 }
 
 TEST(ChatTemplateGguf, OtherKeysAreNotTemplates) {

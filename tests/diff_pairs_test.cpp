@@ -9,6 +9,7 @@
 #include "conversion_builder.hpp"
 #include "diff_run.hpp"
 #include "st_builder.hpp"
+#include "tensorgate/gguf.hpp"
 
 namespace {
 

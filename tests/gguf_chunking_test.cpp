@@ -10,6 +10,8 @@
 #include "tensorgate/gguf.hpp"
 #include "tensorgate/validator.hpp"
 
+using tensorgate::GgufSummary;
+
 namespace {
 
 using namespace tgtest;
@@ -104,11 +106,11 @@ TEST(GgufChunking, VersionsAndByteOrdersAgree) {
     const auto r = check_gguf(c.bytes);
     EXPECT_TRUE(r.valid) << c.name;
     EXPECT_EQ(gguf_errors(r), "") << c.name;
-    ASSERT_TRUE(r.gguf) << c.name;
-    EXPECT_EQ(r.gguf->vocab_size, 3u) << c.name;
-    EXPECT_EQ(r.gguf->name, "t\xc3\xa9st") << c.name;
-    EXPECT_EQ(r.gguf->block_count, 1u) << c.name;
-    EXPECT_EQ(r.gguf->bytes, 12u + 18u) << c.name;  // F32 x 3, one Q4_0 block
+    ASSERT_TRUE(r.summary.get<GgufSummary>()) << c.name;
+    EXPECT_EQ(r.summary.get<GgufSummary>()->vocab_size, 3u) << c.name;
+    EXPECT_EQ(r.summary.get<GgufSummary>()->name, "t\xc3\xa9st") << c.name;
+    EXPECT_EQ(r.summary.get<GgufSummary>()->block_count, 1u) << c.name;
+    EXPECT_EQ(r.summary.get<GgufSummary>()->bytes, 12u + 18u) << c.name;  // F32 x 3, one Q4_0 block
     EXPECT_NE(tgtest::find_rule(r, "CT.computed-subscript"), nullptr) << c.name;
   }
 }
@@ -139,8 +141,8 @@ TEST(GgufChunking, BytesWantedNeverReadsPastTheMetadata) {
     }
     // Valid files stop asking exactly where the tensor infos end.
     const auto whole = tensorgate::validate_gguf(c.bytes);
-    if (whole.gguf) {
-      std::uint64_t infos_end = whole.gguf->data_offset;
+    if (whole.summary.get<GgufSummary>()) {
+      std::uint64_t infos_end = whole.summary.get<GgufSummary>()->data_offset;
       EXPECT_LE(at, infos_end) << c.name;
       EXPECT_GT(at + 32, infos_end) << c.name;
     }

@@ -7,6 +7,7 @@
 #include "gguf_check.hpp"
 #include "st_builder.hpp"
 #include "tensorgate/detect.hpp"
+#include "tensorgate/gguf.hpp"
 
 namespace {
 

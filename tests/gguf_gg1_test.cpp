@@ -12,6 +12,7 @@ namespace {
 
 using namespace tgtest;
 using tensorgate::Progress;
+using tensorgate::GgufSummary;
 
 std::string header_only(std::uint64_t n_tensors, std::uint64_t n_kv, std::size_t pad_to = 0) {
   std::string b = GgufBytes().header(n_tensors, n_kv).bytes();
@@ -25,9 +26,9 @@ TEST(GgufGG1, MinimalFileIsValid) {
   EXPECT_EQ(gguf_errors(r), "");
   EXPECT_EQ(gguf_warnings(r), "");
   EXPECT_EQ(r.format, tensorgate::Format::gguf);
-  ASSERT_TRUE(r.gguf);
-  EXPECT_EQ(r.gguf->version, 3u);
-  EXPECT_FALSE(r.gguf->big_endian);
+  ASSERT_TRUE(r.summary.get<GgufSummary>());
+  EXPECT_EQ(r.summary.get<GgufSummary>()->version, 3u);
+  EXPECT_FALSE(r.summary.get<GgufSummary>()->big_endian);
 }
 
 TEST(GgufGG1, VersionTwoIsValid) {
@@ -35,7 +36,7 @@ TEST(GgufGG1, VersionTwoIsValid) {
   b.kv_str("general.architecture", "llama").tensor("w", 0, {4});
   const auto r = check_gguf(b.build());
   EXPECT_TRUE(r.valid) << gguf_errors(r);
-  EXPECT_EQ(r.gguf->version, 2u);
+  EXPECT_EQ(r.summary.get<GgufSummary>()->version, 2u);
 }
 
 TEST(GgufGG1, WrongMagicAtItsFirstWrongByte) {
@@ -44,7 +45,7 @@ TEST(GgufGG1, WrongMagicAtItsFirstWrongByte) {
   const auto r = check_gguf(f);
   EXPECT_EQ(gguf_errors(r), "GG1.magic");
   EXPECT_EQ(r.findings[0].offset, 3u);
-  EXPECT_FALSE(r.gguf);
+  EXPECT_FALSE(r.summary.get<GgufSummary>());
 }
 
 TEST(GgufGG1, SafetensorsBytesAreNotGguf) {
@@ -91,9 +92,9 @@ TEST(GgufGG1, ByteSwappedVersionMeansBigEndian) {
   const auto r = check_gguf(b.build());
   EXPECT_TRUE(r.valid) << gguf_errors(r);
   EXPECT_EQ(gguf_warnings(r), "GGW.byte-order");
-  ASSERT_TRUE(r.gguf);
-  EXPECT_TRUE(r.gguf->big_endian);
-  EXPECT_EQ(r.gguf->tensor_count, 1u);
+  ASSERT_TRUE(r.summary.get<GgufSummary>());
+  EXPECT_TRUE(r.summary.get<GgufSummary>()->big_endian);
+  EXPECT_EQ(r.summary.get<GgufSummary>()->tensor_count, 1u);
 }
 
 TEST(GgufGG1, AbsurdTensorCountIsAnErrorAtOnceWithoutTheSize) {

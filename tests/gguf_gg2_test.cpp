@@ -27,7 +27,7 @@ TEST(GgufGG2, EveryValueTypeIsValid) {
   const auto r = check_gguf(b.build());
   EXPECT_TRUE(r.valid) << gguf_errors(r);
   EXPECT_EQ(gguf_warnings(r), "");
-  EXPECT_EQ(r.gguf->kv_count, 14u);
+  EXPECT_EQ(r.summary.get<tensorgate::GgufSummary>()->kv_count, 14u);
 }
 
 TEST(GgufGG2, EmptyKey) {

@@ -5,6 +5,8 @@
 #include "gguf_check.hpp"
 #include "tensorgate/gguf.hpp"
 
+using tensorgate::GgufSummary;
+
 namespace {
 
 using namespace tgtest;
@@ -19,9 +21,9 @@ TEST(GgufGG3, DefaultAlignmentIs32) {
   const std::string f = base().tensor("a", 0, {3}).tensor("b", 0, {8}).build();
   const auto r = check_gguf(f);
   ASSERT_TRUE(r.valid) << gguf_errors(r);
-  EXPECT_EQ(r.gguf->alignment, 32u);
-  EXPECT_EQ(r.gguf->data_offset % 32, 0u);
-  EXPECT_EQ((*r.gguf->tensors)[1].offset, 32u);  // 12 bytes padded to 32
+  EXPECT_EQ(r.summary.get<GgufSummary>()->alignment, 32u);
+  EXPECT_EQ(r.summary.get<GgufSummary>()->data_offset % 32, 0u);
+  EXPECT_EQ((*r.summary.get<GgufSummary>()->tensors)[1].offset, 32u);  // 12 bytes padded to 32
 }
 
 TEST(GgufGG3, PowersOfTwoFrom8AreValid) {
@@ -31,8 +33,8 @@ TEST(GgufGG3, PowersOfTwoFrom8AreValid) {
     const auto r = check_gguf(b.build());
     ASSERT_TRUE(r.valid) << a << ": " << gguf_errors(r);
     EXPECT_EQ(gguf_warnings(r), "") << a;
-    EXPECT_EQ(r.gguf->alignment, a);
-    EXPECT_EQ(r.gguf->data_offset % a, 0u);
+    EXPECT_EQ(r.summary.get<GgufSummary>()->alignment, a);
+    EXPECT_EQ(r.summary.get<GgufSummary>()->data_offset % a, 0u);
   }
 }
 
@@ -65,7 +67,7 @@ TEST(GgufGG3, AnyOtherTypeIsAnError) {
 TEST(GgufGG3, HugeAlignmentWithoutTensorsIsValid) {
   const auto r = check_gguf(base().kv_u32("general.alignment", 1u << 31).build());
   EXPECT_TRUE(r.valid) << gguf_errors(r);
-  EXPECT_EQ(r.gguf->alignment, 1u << 31);
+  EXPECT_EQ(r.summary.get<GgufSummary>()->alignment, 1u << 31);
 }
 
 TEST(GgufGG3, HugeAlignmentWithATensorNeedsTheData) {

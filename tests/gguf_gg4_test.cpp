@@ -6,6 +6,8 @@
 #include "tensorgate/gguf.hpp"
 #include "tensorgate/validator.hpp"
 
+using tensorgate::GgufSummary;
+
 namespace {
 
 using namespace tgtest;
@@ -59,10 +61,10 @@ TEST(GgufGG4, MoreThanFourDimensions) {
 TEST(GgufGG4, ScalarAndEmptyTensors) {
   auto r = check_gguf(one(0, {}));
   ASSERT_TRUE(r.valid) << gguf_errors(r);
-  EXPECT_EQ(r.gguf->parameters, 1u);
+  EXPECT_EQ(r.summary.get<GgufSummary>()->parameters, 1u);
   r = check_gguf(base().tensor("a", 0, {4, 0}).tensor("b", 0, {0}).build());
   ASSERT_TRUE(r.valid) << gguf_errors(r);
-  EXPECT_EQ(r.gguf->parameters, 0u);
+  EXPECT_EQ(r.summary.get<GgufSummary>()->parameters, 0u);
 }
 
 TEST(GgufGG4, DimensionAboveInt64) {
@@ -86,7 +88,7 @@ TEST(GgufGG4, EveryTypeOfTheTableIsValid) {
   for (const auto& t : tensorgate::ggml_types()) {
     const auto r = check_gguf(one(t.id, {t.block_size, 2}));
     ASSERT_TRUE(r.valid) << t.name << ": " << gguf_errors(r);
-    EXPECT_EQ(r.gguf->bytes, 2u * t.type_size) << t.name;
+    EXPECT_EQ(r.summary.get<GgufSummary>()->bytes, 2u * t.type_size) << t.name;
   }
   EXPECT_EQ(tensorgate::ggml_types().size(), 35u);
 }
@@ -146,8 +148,8 @@ TEST(GgufGG4, VersionOneDimsAreThirtyTwoBits) {
   b.kv_str("general.architecture", "llama").tensor("w", 0, {8, 2});
   const auto r = check_gguf(b.build());
   ASSERT_TRUE(r.valid) << gguf_errors(r);
-  EXPECT_EQ((*r.gguf->tensors)[0].shape[1], 2u);
-  EXPECT_EQ(r.gguf->bytes, 64u);
+  EXPECT_EQ((*r.summary.get<GgufSummary>()->tensors)[0].shape[1], 2u);
+  EXPECT_EQ(r.summary.get<GgufSummary>()->bytes, 64u);
 }
 
 }  // namespace

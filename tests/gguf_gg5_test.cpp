@@ -23,7 +23,7 @@ TEST(GgufGG5, RunningSumLayoutIsValid) {
   ASSERT_TRUE(r.valid) << gguf_errors(r);
   EXPECT_EQ(gguf_warnings(r), "");
   EXPECT_EQ(tgtest::find_rule(r, "GGW.llama-cpp")->message, "llama.cpp's reader loads this file");
-  EXPECT_EQ(r.gguf->data_length, 64u + 32u);
+  EXPECT_EQ(r.summary.get<tensorgate::GgufSummary>()->data_length, 64u + 32u);
 }
 
 TEST(GgufGG5, OffsetNotAMultipleOfTheAlignment) {
@@ -69,7 +69,7 @@ TEST(GgufGG5, DataMissingWithTheSizeKnownIsFinalAtTheInfos) {
   const auto r = check_gguf(f);
   EXPECT_EQ(gguf_errors(r), "GG5.truncated");
   EXPECT_EQ(*tgtest::find_rule(r, "GG5.truncated")->tensor, "a");
-  ASSERT_TRUE(r.gguf);  // the metadata was sound: the summary stands
+  ASSERT_TRUE(r.summary.get<tensorgate::GgufSummary>());  // the metadata was sound: the summary stands
 }
 
 TEST(GgufGG5, FileEndingInThePaddingBeforeTheData) {

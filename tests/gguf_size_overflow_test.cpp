@@ -77,7 +77,7 @@ TEST(GgufSizeOverflow, PatchedDimensionOverlapsTheNextTensor) {
 TEST(GgufSizeOverflow, ZeroSecondDimension) {
   const auto r = check_gguf(base().tensor("w", 0, {4, 0}).build());
   EXPECT_TRUE(r.valid) << gguf_errors(r);
-  EXPECT_EQ((*r.gguf->tensors)[0].bytes, 0u);
+  EXPECT_EQ((*r.summary.get<tensorgate::GgufSummary>()->tensors)[0].bytes, 0u);
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include "tensorgate/model_dir.hpp"
 #include "tensorgate/report_writers.hpp"
 
+using tensorgate::GgufSummary;
+
 namespace {
 
 using tgtest::ShardSpec;
@@ -90,9 +92,9 @@ TEST(GgufSplit, ShardsAloneWarnOnlyForWhatIsTheirs) {
     EXPECT_TRUE(r.valid) << s.name;
     EXPECT_FALSE(r.has("GGW.architecture")) << s.name;
     EXPECT_FALSE(r.has("GGW.block-count")) << s.name;
-    ASSERT_TRUE(r.gguf);
-    EXPECT_EQ(r.gguf->split_count, 3u);
-    EXPECT_EQ(r.gguf->split_tensors_count, 10u);
+    ASSERT_TRUE(r.summary.get<GgufSummary>());
+    EXPECT_EQ(r.summary.get<GgufSummary>()->split_count, 3u);
+    EXPECT_EQ(r.summary.get<GgufSummary>()->split_tensors_count, 10u);
   }
   // Outside a set both warnings stay.
   tgtest::ShardSpec lone;
@@ -106,8 +108,8 @@ TEST(GgufSplit, ShardsAloneWarnOnlyForWhatIsTheirs) {
   tgtest::GgufBuilder b;
   b.kv_str("general.architecture", "llama").kv_u32("split.count", 2).kv_str("split.no", "0");
   const auto r = tensorgate::validate_gguf(b.build());
-  EXPECT_EQ(r.gguf->split_count, 2u);
-  EXPECT_FALSE(r.gguf->split_no);
+  EXPECT_EQ(r.summary.get<GgufSummary>()->split_count, 2u);
+  EXPECT_FALSE(r.summary.get<GgufSummary>()->split_no);
   EXPECT_TRUE(r.has("GGW.metadata-type"));
 }
 

@@ -7,6 +7,8 @@
 #include "tensorgate/gguf.hpp"
 #include "tensorgate/report_writers.hpp"
 
+using tensorgate::GgufSummary;
+
 namespace {
 
 using namespace tgtest;
@@ -30,8 +32,8 @@ TEST(GgufSummary, KeyMetadataAndTotals) {
   const auto r = check_gguf(llama_like());
   ASSERT_TRUE(r.valid) << gguf_errors(r);
   EXPECT_EQ(gguf_warnings(r), "");
-  ASSERT_TRUE(r.gguf);
-  const auto& s = *r.gguf;
+  ASSERT_TRUE(r.summary.get<GgufSummary>());
+  const auto& s = *r.summary.get<GgufSummary>();
   EXPECT_EQ(s.version, 3u);
   EXPECT_EQ(s.alignment, 32u);
   EXPECT_EQ(s.kv_count, 10u);
@@ -116,14 +118,14 @@ TEST(GgufSummary, LongStringsAreCut) {
   GgufBuilder b;
   b.kv_str("general.architecture", "llama").kv_str("general.name", std::string(10000, 'n'));
   const auto r = check_gguf(b.build());
-  ASSERT_TRUE(r.gguf);
-  EXPECT_EQ(r.gguf->name->size(), 4096u);
+  ASSERT_TRUE(r.summary.get<GgufSummary>());
+  EXPECT_EQ(r.summary.get<GgufSummary>()->name->size(), 4096u);
 }
 
 TEST(GgufSummary, NoSummaryForAnInvalidHeader) {
   GgufBuilder b;
   b.kv_u8("x", 1).kv_u8("x", 1);
-  EXPECT_FALSE(check_gguf(b.build()).gguf);
+  EXPECT_FALSE(check_gguf(b.build()).summary.get<GgufSummary>());
 }
 
 TEST(GgufSummary, RuleCatalogueFamiliesAreExact) {

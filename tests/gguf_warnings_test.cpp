@@ -5,6 +5,8 @@
 #include "gguf_check.hpp"
 #include "tensorgate/gguf.hpp"
 
+using tensorgate::GgufSummary;
+
 namespace {
 
 using namespace tgtest;
@@ -78,8 +80,8 @@ TEST(GgufGGW, ConsistentTokenizerHasNoWarning) {
   const auto r = check_gguf(b.build());
   EXPECT_TRUE(r.valid);
   EXPECT_EQ(gguf_warnings(r), "");
-  EXPECT_EQ(r.gguf->vocab_size, 3u);
-  EXPECT_EQ(r.gguf->tokenizer_model, "gpt2");
+  EXPECT_EQ(r.summary.get<GgufSummary>()->vocab_size, 3u);
+  EXPECT_EQ(r.summary.get<GgufSummary>()->tokenizer_model, "gpt2");
 }
 
 TEST(GgufGGW, TokenizerArraysOfUnexpectedTypes) {
@@ -112,7 +114,7 @@ TEST(GgufGGW, OrdinaryChatTemplateIsFine) {
   const std::string tmpl = "{% for message in messages %}<|{{ message['role'] }}|>{{ message['content'] }}{% endfor %}";
   const auto r = check_gguf(base().kv_str("tokenizer.chat_template", tmpl).build());
   EXPECT_EQ(gguf_warnings(r), "");
-  EXPECT_TRUE(r.gguf->chat_template);
+  EXPECT_TRUE(r.summary.get<GgufSummary>()->chat_template);
 }
 
 TEST(GgufGGW, MissingArchitecture) {
@@ -131,7 +133,7 @@ TEST(GgufGGW, BlockCountDisagreesWithTheTensors) {
   c.kv_u32("llama.block_count", 2).tensor("blk.0.w", 0, {8}).tensor("blk.1.w", 0, {8}).tensor("output.w", 0, {8});
   r = check_gguf(c.build());
   EXPECT_EQ(gguf_warnings(r), "");
-  EXPECT_EQ(r.gguf->block_count, 2u);
+  EXPECT_EQ(r.summary.get<GgufSummary>()->block_count, 2u);
 }
 
 TEST(GgufGGW, BlockCountOfAnotherArchitectureIsIgnored) {

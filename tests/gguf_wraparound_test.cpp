@@ -69,7 +69,7 @@ TEST(GgufWraparound, ZeroDimensionAfterAWrappingPrefix) {
   const std::uint64_t max = (1ull << 63) - 1;
   const auto r = check_gguf(base().tensor("w", 0, {max, max, 0}).build());
   EXPECT_TRUE(r.valid) << gguf_errors(r);
-  EXPECT_EQ(r.gguf->parameters, 0u);
+  EXPECT_EQ(r.summary.get<tensorgate::GgufSummary>()->parameters, 0u);
 }
 
 }  // namespace

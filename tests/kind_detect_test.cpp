@@ -12,12 +12,15 @@
 #include "st_builder.hpp"
 #include "stream_check.hpp"
 #include "tensorgate/detect.hpp"
+#include "tensorgate/file_kind.hpp"
 #include "zip_builder.hpp"
 
 namespace {
 
 using namespace tgtest;
 using tensorgate::Format;
+using tensorgate::LfsPointerInfo;
+using tensorgate::UnknownContent;
 
 const std::string kSafetensors = st_file(R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", zeros(4));
 const std::string kEvilPickle = PickleBuilder().proto(2).call("os", "system", "id").stop().bytes();
@@ -87,9 +90,9 @@ TEST(KindDetect, LfsPointer) {
   const std::string m = message_of(r, "FK.lfs-pointer");
   EXPECT_NE(m.find("sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393"), std::string::npos) << m;
   EXPECT_NE(m.find("1,340,000,000 bytes"), std::string::npos) << m;
-  ASSERT_TRUE(r.lfs_pointer);
-  EXPECT_EQ(r.lfs_pointer->size, 1'340'000'000u);
-  EXPECT_EQ(r.lfs_pointer->oid.substr(0, 7), "sha256:");
+  ASSERT_TRUE(r.summary.get<LfsPointerInfo>());
+  EXPECT_EQ(r.summary.get<LfsPointerInfo>()->size, 1'340'000'000u);
+  EXPECT_EQ(r.summary.get<LfsPointerInfo>()->oid.substr(0, 7), "sha256:");
   // Not an LFS pointer: a text file that only mentions one.
   EXPECT_EQ(check_detected("notes.txt", "see version https://git-lfs.github.com/spec/v1\n").format, Format::unknown);
 }
@@ -113,7 +116,10 @@ TEST(KindDetect, UnknownSaysWhatItLooksLike) {
     const auto r = check_detected("model.safetensors", bytes);
     EXPECT_EQ(errors_of(r), "FK.unknown") << what;
     EXPECT_NE(message_of(r, "FK.unknown").find(what), std::string::npos) << message_of(r, "FK.unknown");
-    EXPECT_EQ(r.looks_like.value_or("").find(what), 0u) << what;
+    const auto* content = r.summary.get<UnknownContent>();
+    ASSERT_NE(content, nullptr) << what;
+    EXPECT_FALSE(content->empty);
+    EXPECT_EQ(content->looks_like.find(what), 0u) << what;
   }
 }
 

@@ -96,7 +96,7 @@ TEST(ModelDir, SmolLM2RealInventoryWrittenSparse) {
   EXPECT_TRUE(o.dir.valid) << o.ids();
   EXPECT_EQ(o.dir.summary.parameters, 134'515'008u);
   EXPECT_EQ(o.dir.summary.layers, 30u);
-  EXPECT_EQ(o.files.front().report->safetensors->data_length, 269'030'016u);  // SmolLM2-135M's last offset
+  EXPECT_EQ(o.files.front().report->summary.get<tensorgate::SafetensorsSummary>()->data_length, 269'030'016u);  // SmolLM2-135M's last offset
 }
 
 TEST(ModelDir, ConfigMissingOrInvalid) {

@@ -7,6 +7,8 @@
 #include "tensorgate/npy.hpp"
 #include "zip_builder.hpp"
 
+using tensorgate::NpySummary;
+
 namespace {
 
 using namespace tgtest;
@@ -29,10 +31,10 @@ TEST(Npy, ValidArrayAndItsSummary) {
   const auto r = npy_report(npy_file("<f4", {2, 3}, std::string(24, '\0')));
   ASSERT_TRUE(r.valid) << errors_of(r);
   EXPECT_EQ(r.format, tensorgate::Format::npy);
-  ASSERT_TRUE(r.npy.has_value());
-  EXPECT_EQ(r.npy->descr, "<f4");
-  EXPECT_EQ(r.npy->shape, (std::vector<std::uint64_t>{2, 3}));
-  EXPECT_EQ(r.npy->data_bytes, 24u);
+  ASSERT_TRUE(r.summary.get<NpySummary>() != nullptr);
+  EXPECT_EQ(r.summary.get<NpySummary>()->descr, "<f4");
+  EXPECT_EQ(r.summary.get<NpySummary>()->shape, (std::vector<std::uint64_t>{2, 3}));
+  EXPECT_EQ(r.summary.get<NpySummary>()->data_bytes, 24u);
 }
 
 TEST(Npy, MalformedHeaders) {
@@ -63,13 +65,13 @@ TEST(Npy, NoSummaryBeforeTheHeaderIsRead) {
   for (const std::string& in : {no_magic, version, good.substr(0, 30), std::string(64, '\0')}) {
     const auto r = npy_report(in);
     EXPECT_EQ(errors_of(r), "FK.npy-header");
-    EXPECT_FALSE(r.npy.has_value()) << r.npy->major << "." << r.npy->minor;
+    EXPECT_EQ(r.summary.get<NpySummary>(), nullptr) << r.summary.get<NpySummary>()->major << "." << r.summary.get<NpySummary>()->minor;
   }
   const auto r = npy_report(npy_file("<f4", {2}, std::string(4, '\0')));  // read, then short data
   EXPECT_EQ(errors_of(r), "FK.npy-data");
-  ASSERT_TRUE(r.npy.has_value());
-  EXPECT_EQ(r.npy->major, 1u);
-  EXPECT_EQ(r.npy->descr, "<f4");
+  ASSERT_TRUE(r.summary.get<NpySummary>() != nullptr);
+  EXPECT_EQ(r.summary.get<NpySummary>()->major, 1u);
+  EXPECT_EQ(r.summary.get<NpySummary>()->descr, "<f4");
 }
 
 TEST(Npy, DataOfAnotherLength) {
@@ -81,8 +83,8 @@ TEST(Npy, DataOfAnotherLength) {
 TEST(Npy, ObjectArraysHoldAPickle) {
   const auto bad = npy_report(npy_file("|O", {1}, PickleBuilder().proto(3).call("os", "system", "id").stop().bytes()));
   EXPECT_EQ(errors_of(bad), "PK.dangerous-global");
-  ASSERT_TRUE(bad.npy.has_value());
-  EXPECT_TRUE(bad.npy->object);
+  ASSERT_TRUE(bad.summary.get<NpySummary>() != nullptr);
+  EXPECT_TRUE(bad.summary.get<NpySummary>()->object);
   const auto good = npy_report(npy_file("|O", {1}, PickleBuilder().proto(3).op(']').stop().bytes()));
   EXPECT_EQ(errors_of(good), "");
 }
@@ -104,8 +106,8 @@ TEST(Npy, StructuresWithAnObjectFieldHoldAPickle) {
     const std::string dict = "{'descr': " + d + ", 'fortran_order': False, 'shape': (1,), }";
     const auto bad = npy_report(npy_with_dict(dict, payload));
     EXPECT_EQ(errors_of(bad), "PK.dangerous-global") << d;
-    ASSERT_TRUE(bad.npy.has_value()) << d;
-    EXPECT_TRUE(bad.npy->object) << d;
+    ASSERT_TRUE(bad.summary.get<NpySummary>() != nullptr) << d;
+    EXPECT_TRUE(bad.summary.get<NpySummary>()->object) << d;
     EXPECT_EQ(errors_of(npy_report(npy_with_dict(dict, benign))), "") << d;
   }
   // Names, titles and shapes are not dtypes: a field named 'O' holds floats, and its bytes are data.
@@ -113,8 +115,8 @@ TEST(Npy, StructuresWithAnObjectFieldHoldAPickle) {
     const std::string dict = "{'descr': " + d + ", 'fortran_order': False, 'shape': (1,), }";
     const auto r = npy_report(npy_with_dict(dict, std::string(8, '\x01')));
     EXPECT_EQ(errors_of(r), "") << d;
-    ASSERT_TRUE(r.npy.has_value()) << d;
-    EXPECT_FALSE(r.npy->object) << d;
+    ASSERT_TRUE(r.summary.get<NpySummary>() != nullptr) << d;
+    EXPECT_FALSE(r.summary.get<NpySummary>()->object) << d;
   }
   // Brackets that do not pair are a malformed header, not a structure.
   EXPECT_EQ(errors_of(npy_report(npy_with_dict("{'descr': [('a', '|O'), 'fortran_order': False, 'shape': (1,), }", payload))),

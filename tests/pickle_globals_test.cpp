@@ -8,12 +8,14 @@
 #include "stream_check.hpp"
 #include "tensorgate/pickle.hpp"
 
+using tensorgate::PickleSummary;
+
 namespace {
 
 using namespace tgtest;
 
 const tensorgate::PickleGlobal* global_named(const tensorgate::Report& r, std::string_view module, std::string_view name) {
-  for (const auto& g : r.pickle->globals)
+  for (const auto& g : r.summary.get<PickleSummary>()->globals)
     if (g.module == module && g.name == name) return &g;
   return nullptr;
 }
@@ -136,7 +138,7 @@ TEST(PickleBypasses, InstAndObj) {
             "PK.dangerous-global");
   const auto obj = check_pickle(PickleBuilder().mark().global("os", "system").line('S', "'id'").op('o').stop().bytes());
   EXPECT_EQ(errors_of(obj), "PK.dangerous-global");
-  EXPECT_EQ(obj.pickle->globals[0].calls, 1u);
+  EXPECT_EQ(obj.summary.get<PickleSummary>()->globals[0].calls, 1u);
 }
 
 TEST(PickleBypasses, NestedGetattr) {
@@ -198,7 +200,7 @@ TEST(PickleGlobals, WritesIntoAGlobalItself) {
   ok.proto(2).global("collections", "OrderedDict").tuple_n(0).reduce().op('}').build().stop();
   const auto r = check_pickle(ok.bytes());
   EXPECT_EQ(errors_of(r), "");
-  EXPECT_EQ(r.pickle->globals[0].calls, 2u);  // the call, and BUILD's __setstate__
+  EXPECT_EQ(r.summary.get<PickleSummary>()->globals[0].calls, 2u);  // the call, and BUILD's __setstate__
 }
 
 }  // namespace

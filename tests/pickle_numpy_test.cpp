@@ -14,6 +14,8 @@
 #include "stream_check.hpp"
 #include "tensorgate/pickle.hpp"
 
+using tensorgate::PickleSummary;
+
 namespace {
 
 using namespace tgtest;
@@ -35,9 +37,9 @@ TEST(PickleNumpy, BenignFilesGiveNoFinding) {
     const auto r = check_pickle(read(entry.path()));
     EXPECT_TRUE(r.valid) << name;
     EXPECT_EQ(errors_of(r) + warnings_of(r), "") << name << ": " << (r.findings.empty() ? "" : r.findings[0].message);
-    ASSERT_TRUE(r.pickle) << name;
-    EXPECT_FALSE(r.pickle->globals.empty()) << name;
-    for (const auto& g : r.pickle->globals)
+    ASSERT_TRUE(r.summary.get<PickleSummary>()) << name;
+    EXPECT_FALSE(r.summary.get<PickleSummary>()->globals.empty()) << name;
+    for (const auto& g : r.summary.get<PickleSummary>()->globals)
       EXPECT_EQ(g.verdict, tensorgate::GlobalVerdict::allowed) << name << ": " << g.module << "." << g.name;
   }
   EXPECT_EQ(files, 48);  // 16 objects at protocols 2, 4 and 5

@@ -9,6 +9,8 @@
 #include "tensorgate/pickle.hpp"
 #include "tensorgate/validator.hpp"
 
+using tensorgate::PickleSummary;
+
 namespace {
 
 using namespace tgtest;
@@ -20,11 +22,11 @@ TEST(PickleStream, EveryProtocolIsValid) {
     const auto r = check_pickle(p >= 2 ? none_pickle(p) : PickleBuilder().op('N').stop().bytes());
     EXPECT_TRUE(r.valid) << p;
     EXPECT_EQ(r.format, tensorgate::Format::pickle);
-    EXPECT_EQ(r.pickle->pickles, 1u);
-    EXPECT_EQ(r.pickle->protocol, p >= 2 ? static_cast<std::uint32_t>(p) : 0u);
+    EXPECT_EQ(r.summary.get<PickleSummary>()->pickles, 1u);
+    EXPECT_EQ(r.summary.get<PickleSummary>()->protocol, p >= 2 ? static_cast<std::uint32_t>(p) : 0u);
   }
   // Without PROTO, the opcodes tell protocol 0 from 1.
-  EXPECT_EQ(check_pickle(PickleBuilder().op(']').stop().bytes()).pickle->protocol, 1u);
+  EXPECT_EQ(check_pickle(PickleBuilder().op(']').stop().bytes()).summary.get<PickleSummary>()->protocol, 1u);
 }
 
 TEST(PickleStream, UnknownOpcode) {
@@ -119,13 +121,13 @@ TEST(PickleStream, NonTupleWhereATupleIsExpected) {
             "");
   const auto r = check_pickle(PickleBuilder().proto(2).global("torch", "Size").op('N').op('Q').reduce().stop().bytes());
   EXPECT_EQ(errors_of(r), "");
-  EXPECT_EQ(r.pickle->tensors.size(), 0u);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->tensors.size(), 0u);
 }
 
 TEST(PickleStream, PicklesBackToBack) {
   const auto r = check_pickle(none_pickle() + PickleBuilder().proto(2).call("os", "system", "id").stop().bytes());
   EXPECT_EQ(errors_of(r), "PK.dangerous-global");
-  EXPECT_EQ(r.pickle->pickles, 2u);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->pickles, 2u);
   // A protocol-0 pickle after a binary one is scanned too.
   EXPECT_EQ(errors_of(check_pickle(none_pickle() + "cos\nsystem\n.")), "PK.dangerous-global");
   // Each pickle has its own memo.
@@ -139,7 +141,7 @@ TEST(PickleStream, TrailingData) {
   EXPECT_TRUE(r.valid);
   EXPECT_EQ(warnings_of(r), "PK.trailing-data");
   EXPECT_EQ(r.findings[0].offset, 4u);
-  EXPECT_EQ(r.pickle->trailing_bytes, 7u);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->trailing_bytes, 7u);
   EXPECT_EQ(warnings_of(check_pickle(none_pickle())), "");
 }
 
@@ -148,14 +150,14 @@ TEST(PickleStream, LegacyTorchStream) {
   const auto r = check_pickle(stream);
   EXPECT_TRUE(r.valid) << errors_of(r);
   EXPECT_EQ(errors_of(r) + warnings_of(r), "");
-  EXPECT_TRUE(r.pickle->legacy_torch);
-  EXPECT_EQ(r.pickle->pickles, 5u);
-  EXPECT_EQ(r.pickle->trailing_bytes, 2 * 8 + 4 * 9u);  // the raw storages, not pickles
-  ASSERT_EQ(r.pickle->tensors.size(), 2u);
-  EXPECT_EQ(r.pickle->tensors[0].name, "w");
-  EXPECT_EQ(r.pickle->tensors[0].dtype, "F32");
-  EXPECT_EQ(r.pickle->tensors[0].shape, (std::vector<std::uint64_t>{2, 3}));
-  EXPECT_EQ(r.pickle->tensors[0].bytes, 24u);
+  EXPECT_TRUE(r.summary.get<PickleSummary>()->legacy_torch);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->pickles, 5u);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->trailing_bytes, 2 * 8 + 4 * 9u);  // the raw storages, not pickles
+  ASSERT_EQ(r.summary.get<PickleSummary>()->tensors.size(), 2u);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->tensors[0].name, "w");
+  EXPECT_EQ(r.summary.get<PickleSummary>()->tensors[0].dtype, "F32");
+  EXPECT_EQ(r.summary.get<PickleSummary>()->tensors[0].shape, (std::vector<std::uint64_t>{2, 3}));
+  EXPECT_EQ(r.summary.get<PickleSummary>()->tensors[0].bytes, 24u);
   // A payload in any of the five pickles is found, however its first byte looks.
   std::string evil = stream;
   const std::string sys_info = PickleBuilder().proto(2).op('}').str("protocol_version").integer(1001).op('s').stop().bytes();
@@ -171,7 +173,7 @@ TEST(PickleStream, StateDictSummary) {
                                                  {"step", "LongStorage", {}}}));
   ASSERT_TRUE(r.valid) << errors_of(r);
   EXPECT_EQ(warnings_of(r), "");
-  const auto& t = r.pickle->tensors;
+  const auto& t = r.summary.get<PickleSummary>()->tensors;
   ASSERT_EQ(t.size(), 3u);
   EXPECT_EQ(t[0].name, "model.embed.weight");
   EXPECT_EQ(t[0].dtype, "BF16");
@@ -181,9 +183,9 @@ TEST(PickleStream, StateDictSummary) {
   EXPECT_EQ(t[2].shape, std::vector<std::uint64_t>{});
   EXPECT_EQ(t[2].parameters, 1u);
   EXPECT_EQ(t[2].storage, "2");
-  ASSERT_EQ(r.pickle->storages.size(), 3u);
-  EXPECT_EQ(r.pickle->storages[0].numel, 80u);
-  EXPECT_EQ(r.pickle->storages[0].location, "cpu");
+  ASSERT_EQ(r.summary.get<PickleSummary>()->storages.size(), 3u);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->storages[0].numel, 80u);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->storages[0].location, "cpu");
   // Row-major strides (8, 1), (1) and () are contiguous.
   EXPECT_TRUE(t[0].contiguous && t[1].contiguous && t[2].contiguous);
 }
@@ -193,25 +195,25 @@ TEST(PickleStream, TotalsCountEveryTensor) {
   tensorgate::Limits limits;
   limits.pickle.max_tensors = 1;
   auto r = check_pickle(state_dict_pickle({{"a", "BFloat16Storage", {10, 8}}, {"b", "FloatStorage", {8}}}), limits);
-  ASSERT_EQ(r.pickle->tensors.size(), 1u);
-  EXPECT_EQ(r.pickle->tensors_dropped, 1u);
-  EXPECT_EQ(r.pickle->parameters, 88u);
-  EXPECT_EQ(r.pickle->bytes, 192u);
+  ASSERT_EQ(r.summary.get<PickleSummary>()->tensors.size(), 1u);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->tensors_dropped, 1u);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->parameters, 88u);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->bytes, 192u);
   const std::uint64_t big = std::uint64_t{1} << 40;
   r = check_pickle(state_dict_pickle({{"a", "FloatStorage", {big, big}}, {"b", "FloatStorage", {big, big}}}));
-  EXPECT_EQ(r.pickle->parameters, UINT64_MAX);
-  EXPECT_EQ(r.pickle->bytes, UINT64_MAX);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->parameters, UINT64_MAX);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->bytes, UINT64_MAX);
 }
 
 TEST(PickleStream, TransposedStrideIsNotContiguous) {
   std::string p = state_dict_pickle({{"w", "FloatStorage", {2, 3}}});
   const std::string strides = "(K\x03K\x01t";  // MARK, 3, 1, TUPLE
   ASSERT_NE(p.find(strides), std::string::npos);
-  EXPECT_TRUE(check_pickle(p).pickle->tensors.at(0).contiguous);
+  EXPECT_TRUE(check_pickle(p).summary.get<PickleSummary>()->tensors.at(0).contiguous);
   p.replace(p.find(strides), strides.size(), "(K\x01K\x02t");  // a transposed [3, 2]'s view
   const auto r = check_pickle(p);
   EXPECT_EQ(errors_of(r), "");
-  EXPECT_FALSE(r.pickle->tensors.at(0).contiguous);
+  EXPECT_FALSE(r.summary.get<PickleSummary>()->tensors.at(0).contiguous);
 }
 
 TEST(PickleStream, EverySplitGivesTheSameReport) {
@@ -297,10 +299,10 @@ TEST(PickleStream, StringsNothingRefersToAreCollected) {
   EXPECT_EQ(errors_of(r), "PK.dangerous-global PK.dangerous-global");
   EXPECT_NE(r.findings[0].message.find("os.system"), std::string::npos) << r.findings[0].message;
   EXPECT_NE(r.findings[1].message.find("builtins.eval"), std::string::npos) << r.findings[1].message;
-  ASSERT_EQ(r.pickle->storages.size(), 1u);
-  EXPECT_EQ(r.pickle->storages[0].key, "key-0");
-  EXPECT_EQ(r.pickle->storages[0].location, "cpu");
-  EXPECT_EQ(r.pickle->storages[0].numel, 4u);
+  ASSERT_EQ(r.summary.get<PickleSummary>()->storages.size(), 1u);
+  EXPECT_EQ(r.summary.get<PickleSummary>()->storages[0].key, "key-0");
+  EXPECT_EQ(r.summary.get<PickleSummary>()->storages[0].location, "cpu");
+  EXPECT_EQ(r.summary.get<PickleSummary>()->storages[0].numel, 4u);
 
   // Collections happen at chunk-independent points (between opcodes, by what is kept).
   const std::string want = render(r);

@@ -52,7 +52,7 @@ TEST(SafetensorsDeadline, APassedDeadlineStopsTheParseWithoutAVerdict) {
   EXPECT_EQ(r.aborted->kind, tensorgate::AbortKind::limit);
   EXPECT_FALSE(r.valid);
   EXPECT_TRUE(r.findings.empty());
-  EXPECT_FALSE(r.safetensors);
+  EXPECT_FALSE(r.summary.get<tensorgate::SafetensorsSummary>());
   EXPECT_EQ(deadline.polls, 3);  // stopped at the poll that saw it pass, ~3 x 16,384 events in
 }
 
@@ -85,7 +85,7 @@ TEST(SafetensorsDeadline, ThePlainHeaderScanAsksTheDeadlineToo) {
   const auto r = check(tensorgate::make_safetensors_validator(), file, &deadline);
   ASSERT_TRUE(r.aborted);
   EXPECT_EQ(r.aborted->limit, "parse-cpu-deadline");
-  EXPECT_FALSE(r.safetensors);
+  EXPECT_FALSE(r.summary.get<tensorgate::SafetensorsSummary>());
   EXPECT_EQ(deadline.polls, 3);
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "st_builder.hpp"
+#include "tensorgate/safetensors/summary.hpp"
 
 using namespace tgtest;
 
@@ -113,8 +114,8 @@ TEST(ST2, UnpairedSurrogates) {
 TEST(ST2, PairedSurrogatesAreValid) {
   const auto r = check(one_tensor(R"({"\ud83d\ude00":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})"));
   EXPECT_TRUE(r.valid) << ids(r);
-  ASSERT_TRUE(r.safetensors);
-  EXPECT_EQ((*r.safetensors->tensors)[0].name, "\xF0\x9F\x98\x80");
+  ASSERT_TRUE(r.summary.get<tensorgate::SafetensorsSummary>());
+  EXPECT_EQ((*r.summary.get<tensorgate::SafetensorsSummary>()->tensors)[0].name, "\xF0\x9F\x98\x80");
 }
 
 TEST(ST2, DuplicateTensorNamesAfterUnescaping) {

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include "st_builder.hpp"
+#include "tensorgate/safetensors/summary.hpp"
+
+using tensorgate::SafetensorsSummary;
 
 using namespace tgtest;
 
@@ -19,9 +22,9 @@ tensorgate::Report one(std::string_view body, std::size_t data) {
 TEST(ST3, MetadataMapOfStringsIsValid) {
   const auto r = check(st_file(R"({"__metadata__":{"format":"pt","b":""}})"));
   EXPECT_TRUE(r.valid) << ids(r);
-  ASSERT_TRUE(r.safetensors);
-  ASSERT_EQ(r.safetensors->metadata_size(), 2u);
-  EXPECT_EQ(r.safetensors->metadata(0), (std::pair<std::string_view, std::string_view>{"format", "pt"}));
+  ASSERT_TRUE(r.summary.get<SafetensorsSummary>());
+  ASSERT_EQ(r.summary.get<SafetensorsSummary>()->metadata_size(), 2u);
+  EXPECT_EQ(r.summary.get<SafetensorsSummary>()->metadata(0), (std::pair<std::string_view, std::string_view>{"format", "pt"}));
 }
 
 TEST(ST3, NullMetadataIsAnErrorHere) {

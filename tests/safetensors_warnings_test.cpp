@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include "st_builder.hpp"
+#include "tensorgate/safetensors/summary.hpp"
+
+using tensorgate::SafetensorsSummary;
 
 using namespace tgtest;
 
@@ -67,8 +70,8 @@ TEST(STW, OldestReferenceVersionFollowsTheDtypes) {
   EXPECT_EQ(version_message(check(with_dtype("F8_E5M2FNUZ", 8))),
             "the reference reader loads this file from version 0.8.0");
   const auto r = check(with_dtype("F6_E2M3", 6));
-  ASSERT_TRUE(r.safetensors);
-  EXPECT_EQ(r.safetensors->min_reference_version, (tensorgate::Version{0, 6, 0}));
+  ASSERT_TRUE(r.summary.get<SafetensorsSummary>());
+  EXPECT_EQ(r.summary.get<SafetensorsSummary>()->min_reference_version, (tensorgate::Version{0, 6, 0}));
 }
 
 TEST(STW, NoReferenceVersionLoadsAZeroProductWithOverflowingPrefix) {
@@ -76,7 +79,7 @@ TEST(STW, NoReferenceVersionLoadsAZeroProductWithOverflowingPrefix) {
       R"({"w":{"dtype":"F32","shape":[9223372036854775808,4,0],"data_offsets":[0,0]}})"));
   EXPECT_TRUE(r.valid);
   EXPECT_EQ(version_message(r), "no version of the reference reader loads this file");
-  EXPECT_FALSE(r.safetensors->min_reference_version);
+  EXPECT_FALSE(r.summary.get<SafetensorsSummary>()->min_reference_version);
 }
 
 TEST(STW, OutOfRangeNumberInAnUnknownField) {

@@ -8,6 +8,7 @@
 #include "gguf_builder.hpp"
 #include "service_support.hpp"
 #include "st_builder.hpp"
+#include "tensorgate/gguf.hpp"
 
 namespace tgservice {
 namespace {

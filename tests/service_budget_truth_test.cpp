@@ -23,6 +23,7 @@
 #include "zip_builder.hpp"
 #include "tensorgate/service/config.hpp"
 #include "tensorgate/service/in_memory.hpp"
+#include "tensorgate/gguf.hpp"
 
 namespace {
 

@@ -3,6 +3,7 @@
 
 #include "st_builder.hpp"
 #include "tensorgate/safetensors/writer.hpp"
+#include "tensorgate/safetensors/summary.hpp"
 
 using tensorgate::Dtype;
 
@@ -22,7 +23,7 @@ tensorgate::SafetensorsSummary summary_of(const std::vector<std::pair<std::strin
   const auto file = tensorgate::write_safetensors(specs, {{"format", "pt"}});
   const auto r = tgtest::check(file.bytes);
   EXPECT_TRUE(r.valid) << tgtest::ids(r);
-  return *r.safetensors;
+  return *r.summary.get<tensorgate::SafetensorsSummary>();
 }
 
 }  // namespace

@@ -10,6 +10,8 @@
 #include "tensorgate/validator.hpp"
 #include "zip_builder.hpp"
 
+using tensorgate::TarSummary;
+
 namespace {
 
 using namespace tgtest;
@@ -24,14 +26,14 @@ TEST(Tar, LegacyTorchLayoutIsReadAsItsLoaderReadsIt) {
   const auto r = tar_report(legacy_torch_tar({{2, 3}, {4}}));
   EXPECT_TRUE(r.valid) << errors_of(r);
   EXPECT_EQ(warnings_of(r), "");
-  ASSERT_TRUE(r.tar.has_value());
-  EXPECT_TRUE(r.tar->torch_legacy);
-  EXPECT_EQ(r.tar->members, 4u);
-  ASSERT_EQ(r.tar->member_list.size(), 4u);
-  EXPECT_EQ(r.tar->member_list[2].name, "storages");
-  EXPECT_EQ(r.tar->member_list[2].content, "pickle");
+  ASSERT_TRUE(r.summary.get<TarSummary>() != nullptr);
+  EXPECT_TRUE(r.summary.get<TarSummary>()->torch_legacy);
+  EXPECT_EQ(r.summary.get<TarSummary>()->members, 4u);
+  ASSERT_EQ(r.summary.get<TarSummary>()->member_list.size(), 4u);
+  EXPECT_EQ(r.summary.get<TarSummary>()->member_list[2].name, "storages");
+  EXPECT_EQ(r.summary.get<TarSummary>()->member_list[2].content, "pickle");
   // sys_info and pickle by content, storages and tensors by their layout.
-  EXPECT_EQ(r.tar->pickles.size(), 4u);
+  EXPECT_EQ(r.summary.get<TarSummary>()->pickles.size(), 4u);
   // Detected by content, under a checkpoint's name, with no FK.extension.
   const auto d = check_detected("pytorch_model.bin", legacy_torch_tar({{2, 3}}));
   EXPECT_EQ(d.format, tensorgate::Format::tar);
@@ -65,8 +67,8 @@ TEST(Tar, EveryMemberIsScannedByContent) {
   // Text and raw data are data.
   const auto r = tar_report(build_tar({{"README", "Some text.\n"}, {"blob", std::string(700, '\x07')}}));
   EXPECT_TRUE(r.valid) << errors_of(r);
-  ASSERT_EQ(r.tar->member_list.size(), 2u);
-  EXPECT_EQ(r.tar->member_list[1].content, "data");
+  ASSERT_EQ(r.summary.get<TarSummary>()->member_list.size(), 2u);
+  EXPECT_EQ(r.summary.get<TarSummary>()->member_list[1].content, "data");
 }
 
 TEST(Tar, ExtendedHeadersAreAppliedAsTarfileAppliesThem) {
@@ -80,12 +82,12 @@ TEST(Tar, ExtendedHeadersAreAppliedAsTarfileAppliesThem) {
   named.pax = {{"path", "storages"}};
   auto r = tar_report(build_tar({named, {"tensors", legacy_tensors_member({{2}})}}));
   EXPECT_TRUE(r.valid) << errors_of(r);
-  EXPECT_EQ(r.tar->member_list[0].name, "storages");
+  EXPECT_EQ(r.summary.get<TarSummary>()->member_list[0].name, "storages");
   TarMemberSpec longname{std::string(150, 'd') + "/pickle", kPayload};
   longname.gnu_long_name = true;
   r = tar_report(build_tar({longname}));
   EXPECT_EQ(errors_of(r), "PK.dangerous-global");
-  EXPECT_EQ(r.tar->member_list[0].name.size(), 157u);
+  EXPECT_EQ(r.summary.get<TarSummary>()->member_list[0].name.size(), 157u);
   // A global pax header that sets size is refused: data and layout would disagree.
   const std::string records = pax_records({{"size", "512"}});
   const std::string global = tar_header("g", static_cast<std::int64_t>(records.size()), 'g') + records +
@@ -111,8 +113,8 @@ TEST(Tar, WhatTheLoaderReadsMustBeOneRegularFile) {
   // Links and directories elsewhere are ordinary.
   const auto r = tar_report(build_tar({{"d/", "", '5'}, {"l", "", '2', "d"}}));
   EXPECT_TRUE(r.valid) << errors_of(r);
-  EXPECT_EQ(r.tar->member_list[0].type, "directory");
-  EXPECT_EQ(r.tar->member_list[0].name, "d");
+  EXPECT_EQ(r.summary.get<TarSummary>()->member_list[0].type, "directory");
+  EXPECT_EQ(r.summary.get<TarSummary>()->member_list[0].name, "d");
 }
 
 TEST(Tar, WhatTensorgateDoesNotReadIsRefused) {
@@ -149,7 +151,7 @@ TEST(Tar, MalformedArchives) {
   // Bytes after the first block of zeros (the second one included) are counted, not read.
   const auto trailing = tar_report(good + kPayload);
   EXPECT_TRUE(trailing.valid) << errors_of(trailing);
-  EXPECT_EQ(trailing.tar->trailing_bytes, 512 + kPayload.size());
+  EXPECT_EQ(trailing.summary.get<TarSummary>()->trailing_bytes, 512 + kPayload.size());
 }
 
 TEST(Tar, TarfilesHeadersWhateverTheMagic) {

@@ -5,9 +5,11 @@
 
 #include "st_builder.hpp"
 #include "tensorgate/safetensors/writer.hpp"
+#include "tensorgate/safetensors/summary.hpp"
 
 using tensorgate::Dtype;
 using tensorgate::TensorSpec;
+using tensorgate::SafetensorsSummary;
 
 namespace {
 
@@ -114,12 +116,12 @@ TEST(Writer, RewriteOfAParsedFileIsCanonicalAndSummarizesTheSame) {
   const auto r = tgtest::check(original);
   ASSERT_TRUE(r.valid);
   EXPECT_EQ(r.canonical, false);
-  const std::string_view data = std::string_view(original).substr(8 + r.safetensors->header_length);
+  const std::string_view data = std::string_view(original).substr(8 + r.summary.get<SafetensorsSummary>()->header_length);
   const auto rewritten = tensorgate::rewrite_canonical(
-      *r.safetensors->tensors, std::as_bytes(std::span<const char>(data.data(), data.size())));
+      *r.summary.get<SafetensorsSummary>()->tensors, std::as_bytes(std::span<const char>(data.data(), data.size())));
   ASSERT_TRUE(rewritten.ok());
   const auto again = tgtest::check(rewritten.bytes);
   EXPECT_EQ(again.canonical, true);
-  EXPECT_EQ(again.safetensors->parameters, r.safetensors->parameters);
+  EXPECT_EQ(again.summary.get<SafetensorsSummary>()->parameters, r.summary.get<SafetensorsSummary>()->parameters);
   EXPECT_EQ(rewritten.bytes.substr(rewritten.bytes.size() - 6), "cdefab");
 }

@@ -10,6 +10,8 @@
 #include "tensorgate/zip.hpp"
 #include "zip_builder.hpp"
 
+using tensorgate::ZipSummary;
+
 namespace {
 
 using namespace tgtest;
@@ -26,7 +28,7 @@ TEST(ZipArchive, TorchSaveArchiveIsValid) {
   ASSERT_TRUE(r.valid) << errors_of(r);
   EXPECT_EQ(errors_of(r) + warnings_of(r), "");
   EXPECT_EQ(r.format, tensorgate::Format::zip);
-  const tensorgate::ZipSummary& z = *r.zip;
+  const tensorgate::ZipSummary& z = *r.summary.get<ZipSummary>();
   EXPECT_EQ(z.entries, 5u);
   EXPECT_EQ(z.pytorch_archive, "archive");
   EXPECT_EQ(z.data_pkl_valid, true);
@@ -50,7 +52,7 @@ TEST(ZipArchive, DataDescriptorsFoundWithoutTheStorageHint) {
   entries[0].data = PickleBuilder().proto(2).op('}').stop().bytes();
   const auto r = zip_report(build_zip(entries));
   EXPECT_TRUE(r.valid) << errors_of(r);
-  EXPECT_EQ(r.zip->entries, 5u);
+  EXPECT_EQ(r.summary.get<ZipSummary>()->entries, 5u);
 }
 
 TEST(ZipArchive, DataPklThatMisstatesAStorageSizeIsFoundOut) {
@@ -59,7 +61,7 @@ TEST(ZipArchive, DataPklThatMisstatesAStorageSizeIsFoundOut) {
   const auto r = zip_report(build_zip(entries));
   EXPECT_EQ(errors_of(r), "ZP.size");
   EXPECT_NE(message_of(r, "ZP.size").find("data.pkl"), std::string::npos);
-  EXPECT_EQ(r.zip->storages[0].bytes, 267u);
+  EXPECT_EQ(r.summary.get<ZipSummary>()->storages[0].bytes, 267u);
 }
 
 TEST(ZipArchive, DeflatedAndStreamedEntries) {
@@ -72,8 +74,8 @@ TEST(ZipArchive, DeflatedAndStreamedEntries) {
   for (auto& e : entries) e.descriptor = false;
   const auto r = zip_report(build_zip(entries));
   EXPECT_TRUE(r.valid) << errors_of(r);
-  EXPECT_EQ(r.zip->entry_list[1].method, 8);
-  EXPECT_EQ(r.zip->entry_list[1].uncompressed, 5000u);
+  EXPECT_EQ(r.summary.get<ZipSummary>()->entry_list[1].method, 8);
+  EXPECT_EQ(r.summary.get<ZipSummary>()->entry_list[1].uncompressed, 5000u);
 }
 
 TEST(ZipArchive, Zip64) {
@@ -83,14 +85,14 @@ TEST(ZipArchive, Zip64) {
   o.zip64_end = true;
   const auto r = zip_report(build_zip(entries, o));
   EXPECT_TRUE(r.valid) << errors_of(r);
-  EXPECT_TRUE(r.zip->zip64);
-  EXPECT_EQ(r.zip->entries, 5u);
+  EXPECT_TRUE(r.summary.get<ZipSummary>()->zip64);
+  EXPECT_EQ(r.summary.get<ZipSummary>()->entries, 5u);
 }
 
 TEST(ZipArchive, EmptyZip) {
   const auto r = zip_report(build_zip({}));
   EXPECT_TRUE(r.valid) << errors_of(r);
-  EXPECT_EQ(r.zip->entries, 0u);
+  EXPECT_EQ(r.summary.get<ZipSummary>()->entries, 0u);
 }
 
 TEST(ZipArchive, PickleByContentIsScanned) {
@@ -103,7 +105,7 @@ TEST(ZipArchive, PickleByContentIsScanned) {
   const auto r = zip_report(build_zip(entries));
   EXPECT_EQ(errors_of(r), "PK.dangerous-global");
   EXPECT_NE(message_of(r, "PK.dangerous-global").find("archive/extra_state"), std::string::npos);
-  EXPECT_EQ(r.zip->entry_list[2].content, "pickle");
+  EXPECT_EQ(r.summary.get<ZipSummary>()->entry_list[2].content, "pickle");
 }
 
 TEST(ZipArchive, PickleFindingsPointIntoTheFile) {
@@ -122,27 +124,27 @@ TEST(ZipArchive, NpzArrays) {
   const std::string bad = npy_file("<f4", {2, 3}, std::string(20, '\0'));
   auto r = zip_report(build_zip({{"x.npy", good}, {"y.npy", good, true}}));
   EXPECT_TRUE(r.valid) << errors_of(r);
-  ASSERT_EQ(r.zip->arrays.size(), 2u);
-  EXPECT_EQ(r.zip->arrays[0].shape, (std::vector<std::uint64_t>{2, 3}));
+  ASSERT_EQ(r.summary.get<ZipSummary>()->arrays.size(), 2u);
+  EXPECT_EQ(r.summary.get<ZipSummary>()->arrays[0].shape, (std::vector<std::uint64_t>{2, 3}));
   EXPECT_EQ(errors_of(zip_report(build_zip({{"y.npy", bad}}))), "FK.npy-data");
   // An array whose header cannot be read is a finding, not an array of version 0.0.
   std::string version9 = good;
   version9[6] = 9;
   r = zip_report(build_zip({{"x.npy", good}, {"z.npy", version9}}));
   EXPECT_EQ(errors_of(r), "FK.npy-header");
-  ASSERT_EQ(r.zip->arrays.size(), 1u);
-  EXPECT_EQ(r.zip->arrays[0].descr, "<f4");
+  ASSERT_EQ(r.summary.get<ZipSummary>()->arrays.size(), 1u);
+  EXPECT_EQ(r.summary.get<ZipSummary>()->arrays[0].descr, "<f4");
   // An object array holds a pickle: np.load(allow_pickle=True) runs it.
   const std::string obj = npy_file("|O", {1}, PickleBuilder().proto(3).call("os", "system", "id").stop().bytes());
   r = zip_report(build_zip({{"o.npy", obj}}));
   EXPECT_EQ(errors_of(r), "PK.dangerous-global");
-  EXPECT_TRUE(r.zip->arrays[0].object);
+  EXPECT_TRUE(r.summary.get<ZipSummary>()->arrays[0].object);
   // So does an array of a structure with an object field.
   const std::string structured = npy_file("[('a', '|O')]", {1}, PickleBuilder().proto(3).call("os", "system", "id").stop().bytes());
   r = zip_report(build_zip({{"s.npy", structured}}));
   EXPECT_EQ(errors_of(r), "PK.dangerous-global");
-  ASSERT_EQ(r.zip->arrays.size(), 1u);
-  EXPECT_TRUE(r.zip->arrays[0].object);
+  ASSERT_EQ(r.summary.get<ZipSummary>()->arrays.size(), 1u);
+  EXPECT_TRUE(r.summary.get<ZipSummary>()->arrays[0].object);
 }
 
 TEST(ZipArchive, EverySplitGivesTheSameReport) {

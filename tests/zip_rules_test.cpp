@@ -186,7 +186,7 @@ TEST(ZipRules, NamesAsPyTorchLooksThemUp) {
   entries[0] = {"archive/Data.PKL", kProtocol0Evil};
   auto r = zip_report(build_zip(entries));
   EXPECT_EQ(errors_of(r), "PK.dangerous-global");
-  ASSERT_TRUE(r.zip->pytorch_archive.has_value());
+  ASSERT_TRUE(r.summary.get<tensorgate::ZipSummary>()->pytorch_archive.has_value());
   // A malicious DATA.PKL beside a benign data.pkl: PyTorch may read either.
   entries = torch_entries(kTensors);
   entries.insert(entries.begin() + 1, ZipEntrySpec{"archive/DATA.PKL", kEvil});
@@ -215,7 +215,7 @@ TEST(ZipRules, EveryEntryThatIsAPickleByContentIsScanned) {
                                        {"t.txt", "(a text that is no pickle"},
                                        {"archive/data/1", "N." + std::string(100, '\x01')}}));
   EXPECT_TRUE(r.valid) << errors_of(r);
-  EXPECT_EQ(r.zip->pickles.size(), 0u);
+  EXPECT_EQ(r.summary.get<tensorgate::ZipSummary>()->pickles.size(), 0u);
 }
 
 TEST(ZipRules, ZipBombs) {

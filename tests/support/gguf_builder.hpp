@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "tensorgate/gguf.hpp"
 
 namespace tgtest {
 

@@ -4,6 +4,7 @@
 // that their verdicts hold and the committed copies are current.
 #include <string>
 #include <vector>
+#include "tensorgate/gguf.hpp"
 
 namespace tgtest {
 

@@ -6,6 +6,7 @@
 
 #include "tensorgate/limits.hpp"
 #include "tensorgate/report.hpp"
+#include "tensorgate/safetensors/summary.hpp"
 #include "tensorgate/validator.hpp"
 
 namespace tgtest {

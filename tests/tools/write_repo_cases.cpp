@@ -12,6 +12,7 @@
 
 #include "gguf_builder.hpp"
 #include "split_builder.hpp"
+#include "tensorgate/gguf.hpp"
 
 namespace fs = std::filesystem;
 

@@ -2,8 +2,8 @@
 // GGUF, the model file format of ggml and llama.cpp (docs/rules.md, families GG1-GG5 and GGW):
 // the ggml type table, the summary a valid file gets, and the push validator.
 //
-// This header is included by report.hpp (Report holds a GgufSummary), so it only declares
-// Validator and Report: include tensorgate/validator.hpp to call the factories.
+// A report's summary is a GgufSummary (tensorgate/summary.hpp). This header only declares Validator
+// and Report: include tensorgate/validator.hpp to call the factories.
 #include <cstdint>
 #include <memory>
 #include <new>
@@ -16,6 +16,7 @@
 
 #include "tensorgate/limits.hpp"
 #include "tensorgate/memory_budget.hpp"
+#include "tensorgate/summary.hpp"
 
 namespace tensorgate {
 
@@ -192,6 +193,8 @@ struct GgufSummary {
   std::vector<GgufStringCut> cut_strings;             // summary strings longer than 4096 bytes
   std::vector<GgufScalar> scalars;                    // scalar pairs, file order (see GgufScalar)
 };
+// How the reports write it (core/src/gguf/report_json.cpp and report_text.cpp; tensorgate/summary.hpp).
+const SummaryOps& summary_ops(const GgufSummary*);
 
 // A kept scalar (GgufSummary::scalars) read as a number, as the checks against a model's config
 // read it (the conversion audit; the diff's name map between GGUF and safetensors names).

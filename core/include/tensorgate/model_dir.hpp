@@ -14,6 +14,8 @@
 #include "tensorgate/limits.hpp"
 #include "tensorgate/memory_budget.hpp"
 #include "tensorgate/report.hpp"
+#include "tensorgate/gguf.hpp"
+#include "tensorgate/safetensors/summary.hpp"
 
 namespace tensorgate {
 

@@ -11,6 +11,7 @@
 #include "tensorgate/limits.hpp"
 #include "tensorgate/memory_budget.hpp"
 #include "tensorgate/pickle.hpp"
+#include "tensorgate/summary.hpp"
 
 namespace tensorgate {
 
@@ -27,6 +28,8 @@ struct NpySummary {
   bool object = false;                   // an object dtype ("|O", or a field of a structure): the data is a pickle (PK rules)
   std::optional<PickleSummary> pickle;   // that pickle's summary
 };
+// How the reports write it (core/src/npy/report_json.cpp and report_text.cpp; tensorgate/summary.hpp).
+const SummaryOps& summary_ops(const NpySummary*);
 
 std::unique_ptr<Validator> make_npy_validator(const Limits& limits = {}, MemoryBudget* budget = nullptr);
 

@@ -3,8 +3,8 @@
 // stream gets, and the push scanner. A pickle stream is one pickle or several back to back
 // (the legacy torch.save stream is five, then raw storages).
 //
-// This header is included by report.hpp (Report holds a PickleSummary), so it only declares
-// Validator and Report: include tensorgate/validator.hpp to call the factories.
+// A report's summary is a PickleSummary (tensorgate/summary.hpp). This header only declares Validator
+// and Report: include tensorgate/validator.hpp to call the factories.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -14,6 +14,7 @@
 
 #include "tensorgate/limits.hpp"
 #include "tensorgate/memory_budget.hpp"
+#include "tensorgate/summary.hpp"
 
 namespace tensorgate {
 
@@ -75,6 +76,8 @@ struct PickleSummary {
   std::vector<PickleStorage> storages;  // first mention order
   std::uint64_t storages_dropped = 0;
 };
+// How the reports write it (core/src/pickle/report_json.cpp and report_text.cpp; tensorgate/summary.hpp).
+const SummaryOps& summary_ops(const PickleSummary*);
 
 std::unique_ptr<Validator> make_pickle_validator(const Limits& limits = {}, MemoryBudget* budget = nullptr);
 

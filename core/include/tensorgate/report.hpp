@@ -6,13 +6,7 @@
 #include <vector>
 
 #include "tensorgate/finding.hpp"
-#include "tensorgate/file_kind.hpp"
-#include "tensorgate/gguf.hpp"
-#include "tensorgate/npy.hpp"
-#include "tensorgate/pickle.hpp"
-#include "tensorgate/safetensors/summary.hpp"
-#include "tensorgate/tar.hpp"
-#include "tensorgate/zip.hpp"
+#include "tensorgate/summary.hpp"
 
 namespace tensorgate {
 
@@ -68,14 +62,12 @@ struct Report {
   std::vector<Finding> findings;  // in the order they were established
   std::uint64_t findings_dropped = 0;
   std::uint64_t bytes_seen = 0;
-  std::optional<SafetensorsSummary> safetensors;  // set once the header was understood
-  std::optional<GgufSummary> gguf;                // set once a GGUF file's tensor infos were read without error
-  std::optional<PickleSummary> pickle;            // a pickle stream (alone or the legacy torch stream)
-  std::optional<ZipSummary> zip;                  // a zip archive (a PyTorch archive's data.pkl inside)
-  std::optional<NpySummary> npy;                  // a NumPy .npy file
-  std::optional<TarSummary> tar;                  // a tar archive (torch.load's legacy layout, or another)
-  std::optional<LfsPointerInfo> lfs_pointer;      // format lfs-pointer: what it points to
-  std::optional<std::string> looks_like;          // format unknown: "HTML", "text", "JSON", ...
+  // What the format's reader says of the file, its type the format's own (its public header):
+  // SafetensorsSummary once the header was understood, GgufSummary once the tensor infos were
+  // read without error, PickleSummary, ZipSummary, NpySummary, TarSummary; LfsPointerInfo and
+  // UnknownContent (tensorgate/file_kind.hpp) for the kinds of no format. Ask with
+  // `summary.get<GgufSummary>()`.
+  Summary summary;
   std::optional<Aborted> aborted;
 
   bool has(std::string_view family_or_id) const;  // any finding whose id or family matches

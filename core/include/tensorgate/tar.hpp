@@ -3,7 +3,7 @@
 // legacy loader (before torch.save wrote zips) opens any file Python's tarfile accepts as a tar
 // and unpickles the members "storages", "tensors" and "pickle"; tarfile needs no magic, only a
 // first header whose checksum matches. Every member is scanned by its content, as a zip's
-// entries are. Report holds a TarSummary.
+// entries are. A report's summary is a TarSummary.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -14,6 +14,7 @@
 #include "tensorgate/memory_budget.hpp"
 #include "tensorgate/pickle.hpp"
 #include "tensorgate/zip.hpp"
+#include "tensorgate/summary.hpp"
 
 namespace tensorgate {
 
@@ -39,6 +40,8 @@ struct TarSummary {
   std::vector<NpySummary> arrays;          // .npy members, the first ones
   std::uint64_t trailing_bytes = 0;        // after the block that ends the archive
 };
+// How the reports write it (core/src/tar/report_json.cpp and report_text.cpp; tensorgate/summary.hpp).
+const SummaryOps& summary_ops(const TarSummary*);
 
 std::unique_ptr<Validator> make_tar_validator(const Limits& limits = {}, MemoryBudget* budget = nullptr);
 

@@ -1,6 +1,6 @@
 #pragma once
 // Zip archives (docs/rules.md, family ZP): PyTorch torch.save archives, .npz, .keras and others,
-// walked in one pass and checked against their central directory. Report holds a ZipSummary.
+// walked in one pass and checked against their central directory. A report's summary is a ZipSummary.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -11,6 +11,7 @@
 #include "tensorgate/limits.hpp"
 #include "tensorgate/memory_budget.hpp"
 #include "tensorgate/pickle.hpp"
+#include "tensorgate/summary.hpp"
 
 namespace tensorgate {
 
@@ -58,11 +59,15 @@ struct ZipSummary {
   std::uint64_t storages_not_listed = 0;
   std::vector<NpySummary> arrays;         // .npy entries (an .npz), the first ones
 };
+// How the reports write it (core/src/zip/report_json.cpp and report_text.cpp; tensorgate/summary.hpp).
+const SummaryOps& summary_ops(const ZipSummary*);
 
 std::unique_ptr<Validator> make_zip_validator(const Limits& limits = {}, MemoryBudget* budget = nullptr);
 Report validate_zip(std::string_view bytes, const Limits& limits = {});
 
 // A PyTorch archive's state dict: data.pkl's summary, or nothing.
 const PickleSummary* pytorch_state(const ZipSummary& zip);
+// The state dict a report's summary holds: a lone pickle's, a PyTorch archive's, or nothing.
+const PickleSummary* torch_state(const Summary& summary);
 
 }  // namespace tensorgate

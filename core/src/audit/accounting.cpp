@@ -22,8 +22,9 @@ void account_bytes(AuditContext& ctx) {
   for (const AuditSource& s : ctx.in.sources) {
     ++b.source_files;
     b.source_file_bytes += s.file_size;
-    b.source_headers += 8 + s.report->safetensors->header_length;
-    b.source_tensor_bytes += s.report->safetensors->bytes;
+    const SafetensorsSummary& st = *s.report->summary.get<SafetensorsSummary>();  // checked by the audit's inputs
+    b.source_headers += 8 + st.header_length;
+    b.source_tensor_bytes += st.bytes;
   }
   const GgufSummary& g = *ctx.gguf;
   b.gguf_file_bytes = ctx.in.gguf_file_size;

@@ -38,15 +38,17 @@ bool inputs_valid(AuditContext& ctx) {
   }
   if (in.sources.empty()) ctx.add(Rule::au_source_invalid, "the source has no weights files"), ok = false;
   for (const AuditSource& s : in.sources) {
-    if (s.report && s.report->valid && s.report->safetensors && s.report->safetensors->tensors && s.bytes) continue;
+    const SafetensorsSummary* st = s.report ? s.report->summary.get<SafetensorsSummary>() : nullptr;
+    if (st && s.report->valid && st->tensors && s.bytes) continue;
     ctx.add(Rule::au_source_invalid, s.name + " is not a valid safetensors file" + (s.report ? first_errors(s.report->findings) : ""));
     ok = false;
   }
-  if (!in.gguf || !in.gguf->valid || !in.gguf->gguf || !in.gguf->gguf->tensors || !in.gguf_bytes) {
+  const GgufSummary* gguf = in.gguf ? in.gguf->summary.get<GgufSummary>() : nullptr;
+  if (!gguf || !in.gguf->valid || !gguf->tensors || !in.gguf_bytes) {
     ctx.add(Rule::au_target_invalid, "the GGUF file is invalid" + (in.gguf ? first_errors(in.gguf->findings) : ""));
     return false;
   }
-  ctx.gguf = &*in.gguf->gguf;
+  ctx.gguf = gguf;
   return ok;
 }
 

@@ -31,7 +31,7 @@ Plan make_plan(AuditContext& ctx) {
   std::vector<std::optional<SourceTensor>> by_gguf(table.size());
   std::vector<RowOrder> orders(table.size(), RowOrder::as_is);
   for (const AuditSource& file : ctx.in.sources) {
-    const SafetensorsSummary& s = *file.report->safetensors;
+    const SafetensorsSummary& s = *file.report->summary.get<SafetensorsSummary>();
     for (std::size_t i = 0; i < s.tensors->size(); ++i) {
       const TensorView v = (*s.tensors)[i];
       const SourceTensor st{&file, v, 8 + s.header_length + v.begin};

@@ -17,9 +17,13 @@
 #include <coroutine>
 #include <cstdint>
 #include <exception>
+#include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "tensorgate/json_writer.hpp"
+#include "tensorgate/summary.hpp"
 
 namespace tensorgate::detail {
 
@@ -84,5 +88,62 @@ class [[nodiscard]] Steps {
 
 // Runs a chain of writers to its end without pausing (a context whose pause_at is never reached).
 inline void run_to_end(Steps steps) { steps.handle().resume(); }
+
+// A format's SummaryOps (tensorgate/summary.hpp) from its two typed writers; see
+// TENSORGATE_REGISTER_SUMMARY.
+template <class T, Steps (*Json)(StepContext&, const T&, const ReportOptions&), std::string (*Text)(const T&)>
+constexpr SummaryOps summary_ops_of() {
+  return {[](StepContext& c, const void* s, const ReportOptions& options) {
+            return Json(c, *static_cast<const T*>(s), options);
+          },
+          [](const void* s) { return Text(*static_cast<const T*>(s)); }};
+}
+
+}  // namespace tensorgate::detail
+
+// Defines `summary_ops(const T*)` (declared in the format's public header) from the format's
+// writers, at the end of its report_json.cpp, outside any namespace:
+//   TENSORGATE_REGISTER_SUMMARY(GgufSummary, write_gguf_summary, gguf_text_facts)
+// with the writers in tensorgate::detail.
+#define TENSORGATE_REGISTER_SUMMARY(T, json, text)                                          \
+  const ::tensorgate::SummaryOps& ::tensorgate::summary_ops(const ::tensorgate::T*) {         \
+    static constexpr ::tensorgate::SummaryOps ops =                                           \
+        ::tensorgate::detail::summary_ops_of<::tensorgate::T, ::tensorgate::detail::json,    \
+                                             ::tensorgate::detail::text>();                  \
+    return ops;                                                                               \
+  }
+
+namespace tensorgate::detail {
+
+// Another format's summary inside this one's (a zip's pickles and arrays), through its operations.
+template <class T>
+Steps write_summary_json(StepContext& c, const T& summary, const ReportOptions& options) {
+  return summary_ops(&summary).write_json(c, &summary, options);
+}
+
+// A list a summary keeps the first items of: "key": [an object per item, `write_fields(w, item)`
+// writing its fields, a pause after each], then "left_out_key": how many items were not kept.
+template <class Items, class WriteFields>
+Steps write_records(StepContext& c, std::string_view key, const Items& items, WriteFields write_fields,
+                    std::string_view left_out_key, std::uint64_t left_out) {
+  JsonWriter& w = c.w;
+  w.key(key);
+  w.begin_array();
+  for (const auto& item : items) {
+    w.begin_object();
+    write_fields(w, item);
+    w.end_object();
+    co_await c.pause();
+  }
+  w.end_array();
+  w.field(left_out_key, left_out);
+}
+
+// A shape as a JSON array of dimensions (a .npy array's, a state dict tensor's).
+inline void write_shape(JsonWriter& w, const std::vector<std::uint64_t>& shape) {
+  w.begin_array();
+  for (const std::uint64_t d : shape) w.number(d);
+  w.end_array();
+}
 
 }  // namespace tensorgate::detail

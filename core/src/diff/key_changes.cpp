@@ -21,15 +21,16 @@ std::string json_string(std::string_view s) {
 }
 
 void add_metadata(const Report& r, Keys& keys) {
-  if (r.safetensors)
-    for (std::size_t i = 0; i < r.safetensors->metadata_size(); ++i) {
-      const auto [k, v] = r.safetensors->metadata(i);
+  if (const SafetensorsSummary* st = r.summary.get<SafetensorsSummary>())
+    for (std::size_t i = 0; i < st->metadata_size(); ++i) {
+      const auto [k, v] = st->metadata(i);
       keys.emplace(std::string(k), json_string(v));
     }
-  if (!r.gguf) return;
-  for (const GgufScalar& s : r.gguf->scalars) keys.emplace(s.key, gguf_scalar_text(s));
-  if (r.gguf->vocab_size) keys.emplace("tokenizer.ggml.tokens", "[" + std::to_string(*r.gguf->vocab_size) + " tokens]");
-  if (r.gguf->chat_template) keys.emplace("tokenizer.chat_template", "(present; not kept, not compared)");
+  const GgufSummary* gguf = r.summary.get<GgufSummary>();
+  if (!gguf) return;
+  for (const GgufScalar& s : gguf->scalars) keys.emplace(s.key, gguf_scalar_text(s));
+  if (gguf->vocab_size) keys.emplace("tokenizer.ggml.tokens", "[" + std::to_string(*gguf->vocab_size) + " tokens]");
+  if (gguf->chat_template) keys.emplace("tokenizer.chat_template", "(present; not kept, not compared)");
 }
 
 Keys metadata_of(const DiffSide& side) {

@@ -7,6 +7,7 @@
 
 #include "pairing/numbers.hpp"
 #include "common/seeded_hash.hpp"
+#include "tensorgate/zip.hpp"
 
 namespace tensorgate::detail::diff {
 namespace {
@@ -167,17 +168,18 @@ std::optional<std::string> collect_side(const DiffSide& in, Side& out) {
     const DiffFile& file = in.files[f];
     const Report* r = file.report;
     if (!r || !r->valid) return file.path + " is invalid (its findings say why)";
-    if (r->safetensors && r->safetensors->tensors) {
+    const SafetensorsSummary* st = r->summary.get<SafetensorsSummary>();
+    const GgufSummary* gguf = r->summary.get<GgufSummary>();
+    if (st && st->tensors) {
       out.all_gguf = false;
-      collect_safetensors(*r->safetensors, f, out, seen);
-    } else if (r->gguf && r->gguf->tensors) {
+      collect_safetensors(*st, f, out, seen);
+    } else if (gguf && gguf->tensors) {
       out.all_safetensors = false;
-      if (!out.first_gguf) out.first_gguf = &*r->gguf;
-      collect_gguf(*r->gguf, f, out, seen);
-    } else if (const PickleSummary* state = r->pickle ? &*r->pickle : r->zip ? pytorch_state(*r->zip) : nullptr;
-               state && !state->tensors.empty()) {
+      if (!out.first_gguf) out.first_gguf = gguf;
+      collect_gguf(*gguf, f, out, seen);
+    } else if (const PickleSummary* state = torch_state(r->summary); state && !state->tensors.empty()) {
       out.all_safetensors = out.all_gguf = false;
-      collect_pickle(*state, r->zip ? &*r->zip : nullptr, r->format, f, out, seen);
+      collect_pickle(*state, r->summary.get<ZipSummary>(), r->format, f, out, seen);
     } else {
       return file.path + " has no tensor table the diff can read";
     }

@@ -18,21 +18,21 @@ std::string hex_byte(unsigned char c) {
 std::size_t GgufValidator::take_magic(const unsigned char* p, std::size_t n) {
   static constexpr unsigned char kMagic[4] = {'G', 'G', 'U', 'F'};
   std::size_t i = 0;
-  while (i < n && magic_have_ < 4) {
-    if (p[i] != kMagic[magic_have_]) {
+  while (i < n && field_.magic_have < 4) {
+    if (p[i] != kMagic[field_.magic_have]) {
       findings_.add(Rule::gg1_magic,
-                    "byte " + std::to_string(magic_have_) + " is " + hex_byte(p[i]) + ", where the magic GGUF has '" +
-                        static_cast<char>(kMagic[magic_have_]) + "'",
-                    magic_have_);
+                    "byte " + std::to_string(field_.magic_have) + " is " + hex_byte(p[i]) + ", where the magic GGUF has '" +
+                        static_cast<char>(kMagic[field_.magic_have]) + "'",
+                    field_.magic_have);
       pos_ += i + 1;
       stop();
       return i + 1;
     }
-    ++magic_have_;
+    ++field_.magic_have;
     ++i;
   }
   pos_ += i;
-  if (magic_have_ == 4) expect(State::version, 4);
+  if (field_.magic_have == 4) expect(State::version, 4);
   return i;
 }
 
@@ -41,45 +41,45 @@ std::size_t GgufValidator::take_magic(const unsigned char* p, std::size_t n) {
 void GgufValidator::on_version(std::uint32_t raw) {
   const std::uint32_t swapped = __builtin_bswap32(raw);
   if (raw >= 1 && raw <= 3) {
-    version_ = raw;
+    header_.version = raw;
   } else if (swapped >= 1 && swapped <= 3) {
-    version_ = swapped;
-    big_endian_ = true;
+    header_.version = swapped;
+    header_.big_endian = true;
   } else {
     findings_.add(Rule::gg1_version,
                   "version " + std::to_string(raw) + " (byte-swapped " + std::to_string(swapped) +
                       ") is not 1, 2 or 3",
-                  field_pos_);
+                  field_.pos);
     stop();
     return;
   }
-  len_bytes_ = version_ == 1 ? 4 : 8;
-  if (big_endian_) {
-    findings_.add(Rule::ggw_byte_order, "the file is big-endian (version " + std::to_string(version_) +
-                                            " byte-swapped): llama.cpp refuses it", field_pos_);
+  header_.len_bytes = header_.version == 1 ? 4 : 8;
+  if (header_.big_endian) {
+    findings_.add(Rule::ggw_byte_order, "the file is big-endian (version " + std::to_string(header_.version) +
+                                            " byte-swapped): llama.cpp refuses it", field_.pos);
     note_llama_refuses("the file is big-endian");
   }
-  if (version_ == 1) {
-    findings_.add(Rule::ggw_version, "GGUF version 1: llama.cpp no longer loads it", field_pos_);
+  if (header_.version == 1) {
+    findings_.add(Rule::ggw_version, "GGUF version 1: llama.cpp no longer loads it", field_.pos);
     note_llama_refuses("GGUF version 1");
   }
-  expect(State::tensor_count, len_bytes_);
+  expect(State::tensor_count, header_.len_bytes);
 }
 
 // Both counts are read: refute them if their items cannot fit, in any file or in this one. They
 // allocate nothing: memory grows with the items actually read.
 void GgufValidator::on_counts() {
-  header_end_ = pos_;
-  const unsigned kv_min = len_bytes_ + 4 + 1;      // key length, value type, a one-byte value
-  const unsigned ti_min = len_bytes_ + 4 + 4 + 8;  // name length, n_dims, type, offset
-  const uint128 kv_end = header_end_ + static_cast<uint128>(n_kv_) * kv_min;
-  const uint128 all_end = kv_end + static_cast<uint128>(n_tensors_) * ti_min;
+  header_.end = pos_;
+  const unsigned kv_min = header_.len_bytes + 4 + 1;      // key length, value type, a one-byte value
+  const unsigned ti_min = header_.len_bytes + 4 + 4 + 8;  // name length, n_dims, type, offset
+  const uint128 kv_end = header_.end + static_cast<uint128>(header_.n_kv) * kv_min;
+  const uint128 all_end = kv_end + static_cast<uint128>(header_.n_tensors) * ti_min;
   if (kv_end > UINT64_MAX || all_end > UINT64_MAX) {
     const bool kv = kv_end > UINT64_MAX;
     findings_.add(kv ? Rule::gg1_kv_count : Rule::gg1_tensor_count,
-                  (kv ? std::to_string(n_kv_) + " key-value pairs" : std::to_string(n_tensors_) + " tensor infos") +
+                  (kv ? std::to_string(header_.n_kv) + " key-value pairs" : std::to_string(header_.n_tensors) + " tensor infos") +
                       " cannot fit in any file (at least " + std::to_string(kv ? kv_min : ti_min) + " bytes each)",
-                  kv ? 8 + len_bytes_ : 8);
+                  kv ? 8 + header_.len_bytes : 8);
     stop();
     return;
   }
@@ -87,16 +87,16 @@ void GgufValidator::on_counts() {
   // The name table is sized for the tensors this file can hold: at ~21 bytes a name it stays
   // below the 24 bytes each tensor info takes in the file. Without the size, a head start only.
   // Records (~80 bytes) are never reserved: they grow with the infos actually read.
-  std::uint64_t room = std::min<std::uint64_t>(n_tensors_, total_ ? limits_.gguf.max_tensors : 4096);
-  if (total_) room = std::min<std::uint64_t>(room, (*total_ - header_end_) / ti_min);
+  std::uint64_t room = std::min<std::uint64_t>(header_.n_tensors, total_ ? limits_.gguf.max_tensors : 4096);
+  if (total_) room = std::min<std::uint64_t>(room, (*total_ - header_.end) / ti_min);
   if (!charge(static_cast<std::size_t>(room) * DuplicateNames::kBytesPerName)) return;
-  names_.reserve(static_cast<std::size_t>(room));
+  est_.names.reserve(static_cast<std::size_t>(room));
   start_kv_section();
 }
 
 void GgufValidator::start_kv_section() {
-  unit_index_ = 0;
-  if (n_kv_ > 0) {
+  unit_.index = 0;
+  if (header_.n_kv > 0) {
     start_kv();
     return;
   }
@@ -111,20 +111,20 @@ void GgufValidator::refute(const Checkpoint& c, std::uint64_t file_size) {
     add_truncation(file_size);
     return;
   }
-  const unsigned kv_min = len_bytes_ + 4 + 1;
-  const uint128 kv_end = header_end_ + static_cast<uint128>(n_kv_) * kv_min;
-  const std::string tail = " after the header (which ends at byte " + std::to_string(header_end_) +
+  const unsigned kv_min = header_.len_bytes + 4 + 1;
+  const uint128 kv_end = header_.end + static_cast<uint128>(header_.n_kv) * kv_min;
+  const std::string tail = " after the header (which ends at byte " + std::to_string(header_.end) +
                            "), the file has " + std::to_string(file_size);
   if (kv_end > file_size) {
     findings_.add(Rule::gg1_kv_count,
-                  std::to_string(n_kv_) + " key-value pairs need at least " +
-                      std::to_string(static_cast<std::uint64_t>(kv_end - header_end_)) + " bytes" + tail,
-                  8 + len_bytes_);
+                  std::to_string(header_.n_kv) + " key-value pairs need at least " +
+                      std::to_string(static_cast<std::uint64_t>(kv_end - header_.end)) + " bytes" + tail,
+                  8 + header_.len_bytes);
   } else {
     findings_.add(Rule::gg1_tensor_count,
-                  std::to_string(n_kv_) + " key-value pairs and " + std::to_string(n_tensors_) +
+                  std::to_string(header_.n_kv) + " key-value pairs and " + std::to_string(header_.n_tensors) +
                       " tensor infos need at least " +
-                      std::to_string(static_cast<std::uint64_t>(c.min_end - header_end_)) + " bytes" + tail,
+                      std::to_string(static_cast<std::uint64_t>(c.min_end - header_.end)) + " bytes" + tail,
                   8);
   }
 }
@@ -132,25 +132,25 @@ void GgufValidator::refute(const Checkpoint& c, std::uint64_t file_size) {
 // The file ended inside the metadata: name the unit it cut.
 void GgufValidator::add_truncation(std::uint64_t file_size) {
   const std::string at = "the file ends at byte " + std::to_string(file_size);
-  switch (unit_) {
+  switch (unit_.kind) {
     case Unit::header:
       findings_.add(Rule::gg1_truncated,
-                    at + ", inside the header (" + std::to_string(version_ == 1 ? 16 : 24) +
+                    at + ", inside the header (" + std::to_string(header_.version == 1 ? 16 : 24) +
                         " bytes: magic, version, tensor and key-value counts)",
                     0);
       break;
     case Unit::kv:
       findings_.add(Rule::gg2_truncated,
-                    at + ", inside key-value pair #" + std::to_string(unit_index_) +
-                        (key_.data() ? " (" + quoted(key_) + ")" : std::string()) + ", which starts at byte " +
-                        std::to_string(unit_start_),
-                    unit_start_);
+                    at + ", inside key-value pair #" + std::to_string(unit_.index) +
+                        (kv_.key.data() ? " (" + quoted(kv_.key) + ")" : std::string()) + ", which starts at byte " +
+                        std::to_string(unit_.start),
+                    unit_.start);
       break;
     case Unit::tensor:
       findings_.add(Rule::gg4_truncated,
-                    at + ", inside tensor info #" + std::to_string(unit_index_) + ", which starts at byte " +
-                        std::to_string(unit_start_),
-                    unit_start_, name_of(cur_));
+                    at + ", inside tensor info #" + std::to_string(unit_.index) + ", which starts at byte " +
+                        std::to_string(unit_.start),
+                    unit_.start, name_of(info_.cur));
       break;
   }
 }

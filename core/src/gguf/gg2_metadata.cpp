@@ -1,4 +1,4 @@
-// GgufValidator: key-value pairs (GG2). Arrays nest through frames_, an explicit stack bounded
+// GgufValidator: key-value pairs (GG2). Arrays nest through kv_.frames, an explicit stack bounded
 // by Limits::gguf.max_array_depth: the input never drives recursion.
 #include <cstring>
 
@@ -29,57 +29,57 @@ unsigned element_min(std::uint32_t elem, unsigned len_bytes) {
 }  // namespace
 
 void GgufValidator::start_kv() {
-  unit_ = Unit::kv;
-  unit_start_ = pos_;
-  if (unit_index_ >= limits_.gguf.max_kv) {
+  unit_.kind = Unit::kv;
+  unit_.start = pos_;
+  if (unit_.index >= limits_.gguf.max_kv) {
     abort_with("gguf-kv-count", "more than this validator's limit of " + std::to_string(limits_.gguf.max_kv) +
                                     " key-value pairs");
     return;
   }
-  key_ = {};
-  role_ = KeyRole::none;
-  shape_ = {};
-  int_value_.reset();
-  retained_.clear();
-  kv_utf8_warned_ = kv_nested_warned_ = kv_bool_warned_ = kv_duplicate_ = false;
-  expect(State::key_len, len_bytes_);
+  kv_.key = {};
+  kv_.role = KeyRole::none;
+  kv_.shape = {};
+  kv_.int_value.reset();
+  kv_.retained.clear();
+  kv_.utf8_warned = kv_.nested_warned = kv_.bool_warned = kv_.duplicate = false;
+  expect(State::key_len, header_.len_bytes);
 }
 
 void GgufValidator::on_key_length(std::uint64_t len) { start_string(len, StrKind::key); }
 
 void GgufValidator::on_key(std::string_view key) {
-  if (key.empty()) findings_.add(Rule::gg2_key_empty, "key-value pair #" + std::to_string(unit_index_) + " has an empty key", unit_start_);
+  if (key.empty()) findings_.add(Rule::gg2_key_empty, "key-value pair #" + std::to_string(unit_.index) + " has an empty key", unit_.start);
   const bool utf8 = valid_utf8(key);
-  if (!utf8) findings_.add(Rule::gg2_key_utf8, "the key " + quoted(key) + " is not valid UTF-8", unit_start_);
+  if (!utf8) findings_.add(Rule::gg2_key_utf8, "the key " + quoted(key) + " is not valid UTF-8", unit_.start);
   if (has_control(key))
-    findings_.add(Rule::ggw_key_control, "the key " + quoted(key) + " holds a control character", unit_start_);
+    findings_.add(Rule::ggw_key_control, "the key " + quoted(key) + " holds a control character", unit_.start);
   if (utf8 && (key.size() > 65535 || !is_ascii(key)))
     findings_.add(Rule::ggw_key_format,
                   "the key " + quoted(key) + (key.size() > 65535 ? " is longer than 65,535 bytes" : " is not ASCII"),
-                  unit_start_);
+                  unit_.start);
   if (!key.empty()) {
-    if (const auto it = keys_.find(key); it != keys_.end()) {
-      findings_.add(Rule::gg2_duplicate_key, "the key " + quoted(key) + " appears again", unit_start_);
-      kv_duplicate_ = true;
-      key_ = *it;
+    if (const auto it = est_.keys.find(key); it != est_.keys.end()) {
+      findings_.add(Rule::gg2_duplicate_key, "the key " + quoted(key) + " appears again", unit_.start);
+      kv_.duplicate = true;
+      kv_.key = *it;
     } else {
       std::size_t allocated = 0;
-      key_ = keys_arena_.store(key, allocated);
+      kv_.key = est_.keys_arena.store(key, allocated);
       if (!charge(allocated + 2 * sizeof(std::string_view))) return;
-      keys_.insert(key_);
+      est_.keys.insert(kv_.key);
     }
   }
-  role_ = classify_key(key_);
+  kv_.role = classify_key(kv_.key);
   expect(State::value_type, 4);
 }
 
 // The value type of the pair, read from its own field.
 void GgufValidator::start_value(std::uint32_t type) {
-  shape_.type = type;
-  shape_.pos = field_pos_;
+  kv_.shape.type = type;
+  kv_.shape.pos = field_.pos;
   if (type >= kValueTypeCount) {
-    findings_.add(Rule::gg2_value_type, "the value of " + quoted(key_) + " has type " + std::to_string(type) + ", not 0 to 12",
-                  field_pos_);
+    findings_.add(Rule::gg2_value_type, "the value of " + quoted(kv_.key) + " has type " + std::to_string(type) + ", not 0 to 12",
+                  field_.pos);
     stop();
     return;
   }
@@ -90,12 +90,12 @@ void GgufValidator::start_value(std::uint32_t type) {
 // A value: the pair's own (depth 0) or an element of the innermost open array.
 void GgufValidator::start_element(std::uint32_t type) {
   if (type == kString) {
-    str_kind_ = depth_ == 0 ? StrKind::value : StrKind::element;
-    expect(State::str_len, len_bytes_);
+    str_.kind = kv_.depth == 0 ? StrKind::value : StrKind::element;
+    expect(State::str_len, header_.len_bytes);
   } else if (type == kArray) {
-    if (depth_ + 1 > limits_.gguf.max_array_depth) {
-      if (depth_ + 1 > kGgufMaxArrayDepth)
-        findings_.add(Rule::gg2_array_depth, "the value of " + quoted(key_) + " nests arrays deeper than 8", pos_);
+    if (kv_.depth + 1 > limits_.gguf.max_array_depth) {
+      if (kv_.depth + 1 > kGgufMaxArrayDepth)
+        findings_.add(Rule::gg2_array_depth, "the value of " + quoted(kv_.key) + " nests arrays deeper than 8", pos_);
       else
         abort_with("gguf-array-depth", "arrays nested deeper than this validator's limit of " +
                                            std::to_string(limits_.gguf.max_array_depth));
@@ -109,62 +109,62 @@ void GgufValidator::start_element(std::uint32_t type) {
 }
 
 void GgufValidator::on_scalar(std::uint64_t raw) {
-  const std::uint32_t t = shape_.type;
-  scalar_bits_ = raw;
+  const std::uint32_t t = kv_.shape.type;
+  kv_.scalar_bits = raw;
   if (t == kBool && raw > 1)
-    findings_.add(Rule::gg2_bool, "the bool " + quoted(key_) + " is " + std::to_string(raw) + ", not 0 or 1", field_pos_);
+    findings_.add(Rule::gg2_bool, "the bool " + quoted(kv_.key) + " is " + std::to_string(raw) + ", not 0 or 1", field_.pos);
   if (is_integer_type(t)) {
     const unsigned bits = 8 * scalar_size(t);
     const bool negative = is_signed_type(t) && (raw >> (bits - 1)) & 1;
     const std::uint64_t mask = bits == 64 ? UINT64_MAX : (std::uint64_t{1} << bits) - 1;
-    int_value_ = IntValue{negative, negative ? ((~raw & mask) + 1) & mask : raw};
+    kv_.int_value = IntValue{negative, negative ? ((~raw & mask) + 1) & mask : raw};
   }
   after_value();
 }
 
 // Every string: a key, a value, an array element or a tensor name.
 void GgufValidator::start_string(std::uint64_t len, StrKind kind) {
-  str_kind_ = kind;
-  str_pos_ = field_pos_;
-  str_left_ = len;
+  str_.kind = kind;
+  str_.pos = field_.pos;
+  str_.left = len;
   if (len > kGgufMaxString) {
     if (kind != StrKind::name)  // a tensor name already got GG4.name-length
       findings_.add(Rule::gg2_string_length,
-                  "a string of " + std::to_string(len) + " bytes, longer than ggml's 1 GiB", field_pos_);
+                  "a string of " + std::to_string(len) + " bytes, longer than ggml's 1 GiB", field_.pos);
     stop();
     return;
   }
   if (!push_checkpoint(static_cast<uint128>(pos_) + len, false)) return;
   // A summary string the summary cannot keep whole: its digest, for the report's "truncated".
-  const bool summary_string = role_ == KeyRole::architecture || role_ == KeyRole::name ||
-                              role_ == KeyRole::tokenizer_model;
-  if (kind == StrKind::value && depth_ == 0 && str_retain_ && summary_string && len > kRetain) {
-    retained_sha_.emplace();
-    retained_len_ = len;
+  const bool summary_string = kv_.role == KeyRole::architecture || kv_.role == KeyRole::name ||
+                              kv_.role == KeyRole::tokenizer_model;
+  if (kind == StrKind::value && kv_.depth == 0 && str_.retain && summary_string && len > kRetain) {
+    kv_.retained_sha.emplace();
+    kv_.retained_len = len;
   }
   if (len > limits_.gguf.max_string_bytes) {
     abort_with("gguf-string-bytes", "a string of " + std::to_string(len) + " bytes, longer than this validator's limit of " +
                                         std::to_string(limits_.gguf.max_string_bytes));
     return;
   }
-  str_buffer_ = kind == StrKind::key || (kind == StrKind::name && len <= kMaxName);
-  if (str_buffer_) buf_.clear();
-  if (kind != StrKind::value) str_retain_ = str_scan_ = false;
-  utf8_.reset();
+  str_.buffer = kind == StrKind::key || (kind == StrKind::name && len <= kMaxName);
+  if (str_.buffer) str_.buf.clear();
+  if (kind != StrKind::value) str_.retain = str_.scan = false;
+  str_.utf8.reset();
   expect(kind == StrKind::key ? State::key_bytes : kind == StrKind::name ? State::name_bytes : State::str_bytes, 0);
   if (len == 0) on_string_done();
 }
 
 void GgufValidator::on_string_done() {
   pop_checkpoint();
-  switch (str_kind_) {
-    case StrKind::key: on_key(buf_); return;
-    case StrKind::name: on_name(str_buffer_ ? std::string_view(buf_) : std::string_view()); return;
+  switch (str_.kind) {
+    case StrKind::key: on_key(str_.buf); return;
+    case StrKind::name: on_name(str_.buffer ? std::string_view(str_.buf) : std::string_view()); return;
     case StrKind::value:
-      if (str_scan_) judge_template();
+      if (str_.scan) judge_template();
       [[fallthrough]];
     case StrKind::element:
-      if (!utf8_.complete_and_valid()) note_string_utf8(str_pos_);
+      if (!str_.utf8.complete_and_valid()) note_string_utf8(str_.pos);
       after_value();
       return;
   }
@@ -173,58 +173,58 @@ void GgufValidator::on_string_done() {
 void GgufValidator::on_array_type(std::uint32_t elem) {
   if (elem >= kValueTypeCount) {
     findings_.add(Rule::gg2_value_type,
-                  "an array in " + quoted(key_) + " has element type " + std::to_string(elem) + ", not 0 to 12", field_pos_);
+                  "an array in " + quoted(kv_.key) + " has element type " + std::to_string(elem) + ", not 0 to 12", field_.pos);
     stop();
     return;
   }
-  if (elem == kArray && !kv_nested_warned_) {
-    kv_nested_warned_ = true;
-    findings_.add(Rule::ggw_nested_array, quoted(key_) + " holds an array of arrays: llama.cpp refuses it", field_pos_);
+  if (elem == kArray && !kv_.nested_warned) {
+    kv_.nested_warned = true;
+    findings_.add(Rule::ggw_nested_array, quoted(kv_.key) + " holds an array of arrays: llama.cpp refuses it", field_.pos);
     note_llama_refuses("an array of arrays");
   }
-  if (depth_ == 0) shape_.elem_type = elem;
-  array_elem_ = elem;
-  expect(State::arr_count, len_bytes_);
+  if (kv_.depth == 0) kv_.shape.elem_type = elem;
+  kv_.array_elem = elem;
+  expect(State::arr_count, header_.len_bytes);
 }
 
 void GgufValidator::on_array_count(std::uint64_t count) {
   if (count > kGgufMaxArrayElements) {
     findings_.add(Rule::gg2_array_length,
-                  "an array in " + quoted(key_) + " of " + std::to_string(count) + " elements, more than ggml's 2^30",
-                  field_pos_);
+                  "an array in " + quoted(kv_.key) + " of " + std::to_string(count) + " elements, more than ggml's 2^30",
+                  field_.pos);
     stop();
     return;
   }
-  if (depth_ == 0) shape_.count = count;
-  const uint128 min_end = pos_ + static_cast<uint128>(count) * element_min(array_elem_, len_bytes_);
+  if (kv_.depth == 0) kv_.shape.count = count;
+  const uint128 min_end = pos_ + static_cast<uint128>(count) * element_min(kv_.array_elem, header_.len_bytes);
   if (!push_checkpoint(min_end, false)) return;
   if (count > limits_.gguf.max_array_elements) {
     abort_with("gguf-array-elements", "an array of " + std::to_string(count) + " elements, more than this validator's limit of " +
                                           std::to_string(limits_.gguf.max_array_elements));
     return;
   }
-  frames_[depth_++] = Frame{array_elem_, count};
+  kv_.frames[kv_.depth++] = Frame{kv_.array_elem, count};
   if (count == 0) {
     close_array();
     after_value();
-  } else if (const unsigned size = scalar_size(array_elem_)) {
-    bulk_left_ = count * size;  // at most 2^33: the count is at most 2^30
-    bulk_bool_ = array_elem_ == kBool;
+  } else if (const unsigned size = scalar_size(kv_.array_elem)) {
+    kv_.bulk_left = count * size;  // at most 2^33: the count is at most 2^30
+    kv_.bulk_bool = kv_.array_elem == kBool;
     expect(State::arr_bulk, 0);
   } else {
-    start_element(array_elem_);
+    start_element(kv_.array_elem);
   }
 }
 
 void GgufValidator::close_array() {
-  --depth_;
+  --kv_.depth;
   pop_checkpoint();
 }
 
 // A value is complete: the next element of the innermost array, or the end of the pair.
 void GgufValidator::after_value() {
-  while (depth_ > 0) {
-    Frame& f = frames_[depth_ - 1];
+  while (kv_.depth > 0) {
+    Frame& f = kv_.frames[kv_.depth - 1];
     if (--f.left > 0) {
       start_element(f.elem_type);
       return;
@@ -237,8 +237,8 @@ void GgufValidator::after_value() {
 void GgufValidator::kv_done() {
   if (state_ == State::stopped) return;
   record_kv_facts();
-  ++unit_index_;
-  if (unit_index_ < n_kv_) {
+  ++unit_.index;
+  if (unit_.index < header_.n_kv) {
     start_kv();
     return;
   }
@@ -247,12 +247,12 @@ void GgufValidator::kv_done() {
 }
 
 void GgufValidator::check_bool_run(const unsigned char* p, std::size_t n) {
-  if (kv_bool_warned_) return;
+  if (kv_.bool_warned) return;
   for (std::size_t i = 0; i < n; ++i) {
     if (p[i] > 1) {
-      kv_bool_warned_ = true;
+      kv_.bool_warned = true;
       findings_.add(Rule::gg2_bool,
-                    "a bool in " + quoted(key_) + " is " + std::to_string(p[i]) + ", not 0 or 1", pos_ + i);
+                    "a bool in " + quoted(kv_.key) + " is " + std::to_string(p[i]) + ", not 0 or 1", pos_ + i);
       return;
     }
   }
@@ -262,17 +262,17 @@ void GgufValidator::check_bool_run(const unsigned char* p, std::size_t n) {
 // is hundreds of thousands of short strings. Returns 0 when the next one is not whole here (the
 // general path takes it, limits and checkpoints included); a whole string always fits the file.
 std::size_t GgufValidator::fast_string_elements(const unsigned char* p, std::size_t n) {
-  Frame& f = frames_[depth_ - 1];
+  Frame& f = kv_.frames[kv_.depth - 1];
   std::size_t used = 0;
-  while (n - used >= len_bytes_) {
-    const std::uint64_t len = load(p + used, len_bytes_, big_endian_);
-    if (len > limits_.gguf.max_string_bytes || len > n - used - len_bytes_) break;
-    if (!kv_utf8_warned_) {
+  while (n - used >= header_.len_bytes) {
+    const std::uint64_t len = load(p + used, header_.len_bytes, header_.big_endian);
+    if (len > limits_.gguf.max_string_bytes || len > n - used - header_.len_bytes) break;
+    if (!kv_.utf8_warned) {
       Utf8Stream u;
-      u.feed(p + used + len_bytes_, static_cast<std::size_t>(len));
+      u.feed(p + used + header_.len_bytes, static_cast<std::size_t>(len));
       if (!u.complete_and_valid()) note_string_utf8(pos_ + used);
     }
-    used += len_bytes_ + static_cast<std::size_t>(len);
+    used += header_.len_bytes + static_cast<std::size_t>(len);
     if (--f.left == 0) break;
   }
   pos_ += used;

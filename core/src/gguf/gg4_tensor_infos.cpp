@@ -44,9 +44,9 @@ std::string_view removed_type_name(std::uint64_t t) {
 
 void GgufValidator::start_tensor_infos() {
   if (state_ == State::stopped) return;
-  alignment_ = facts_.alignment.value_or(32);
-  unit_index_ = 0;
-  if (n_tensors_ == 0) {
+  layout_.alignment = est_.facts.alignment.value_or(32);
+  unit_.index = 0;
+  if (header_.n_tensors == 0) {
     infos_done();
     return;
   }
@@ -54,50 +54,50 @@ void GgufValidator::start_tensor_infos() {
 }
 
 void GgufValidator::start_tensor() {
-  unit_ = Unit::tensor;
-  unit_start_ = pos_;
-  if (unit_index_ >= limits_.gguf.max_tensors) {
+  unit_.kind = Unit::tensor;
+  unit_.start = pos_;
+  if (unit_.index >= limits_.gguf.max_tensors) {
     abort_with("gguf-tensor-count", "more than this validator's limit of " +
                                         std::to_string(limits_.gguf.max_tensors) + " tensor infos");
     return;
   }
-  cur_ = GgufTensorTable::Record{};
-  cur_.info_pos = pos_;
-  cur_.name_known = false;
-  tensor_type_ = 0;
-  dim_index_ = 0;
-  expect(State::name_len, len_bytes_);
+  info_.cur = GgufTensorTable::Record{};
+  info_.cur.info_pos = pos_;
+  info_.cur.name_known = false;
+  info_.type = 0;
+  info_.dim_index = 0;
+  expect(State::name_len, header_.len_bytes);
 }
 
 void GgufValidator::on_name_length(std::uint64_t len) {
   if (len > kMaxName)
     findings_.add(Rule::gg4_name_length,
-                  "tensor info #" + std::to_string(unit_index_) + " has a name of " + std::to_string(len) +
+                  "tensor info #" + std::to_string(unit_.index) + " has a name of " + std::to_string(len) +
                       " bytes, more than 64",
-                  field_pos_);
+                  field_.pos);
   start_string(len, StrKind::name);
 }
 
 void GgufValidator::on_name(std::string_view name) {
-  cur_.name_known = str_buffer_;
-  if (cur_.name_known) {
+  info_.cur.name_known = str_.buffer;
+  if (info_.cur.name_known) {
     std::size_t allocated = 0;
-    cur_.name = names_arena_->store(name, allocated);
+    info_.cur.name = est_.names_arena->store(name, allocated);
     if (!charge(allocated + DuplicateNames::kBytesPerName)) return;
-    names_.add(static_cast<std::uint32_t>(unit_index_), cur_.name);  // duplicates: at the end of the infos
-    name = cur_.name;
+    est_.names.add(static_cast<std::uint32_t>(unit_.index), info_.cur.name);  // duplicates: at the end of the infos
+    name = info_.cur.name;
     if (name.size() == kMaxName) {
-      findings_.add(Rule::ggw_name_length, "a 64-byte name: llama.cpp needs 63 bytes or fewer", unit_start_, name);
+      findings_.add(Rule::ggw_name_length, "a 64-byte name: llama.cpp needs 63 bytes or fewer", unit_.start, name);
       note_llama_refuses("a 64-byte tensor name");
     }
     // Printable ASCII (almost every name) is valid UTF-8 without a control character or NUL:
     // one pass instead of three.
     if (!printable_ascii(name)) {
-      if (!valid_utf8(name)) findings_.add(Rule::ggw_name_utf8, "the name is not valid UTF-8", unit_start_, name);
-      if (has_control(name)) findings_.add(Rule::ggw_name_control, "the name holds a control character", unit_start_, name);
-      nul_names_ = nul_names_ || name.find('\0') != std::string_view::npos;
+      if (!valid_utf8(name)) findings_.add(Rule::ggw_name_utf8, "the name is not valid UTF-8", unit_.start, name);
+      if (has_control(name)) findings_.add(Rule::ggw_name_control, "the name holds a control character", unit_.start, name);
+      est_.nul_names = est_.nul_names || name.find('\0') != std::string_view::npos;
     }
-    if (const auto b = block_index(name)) max_block_ = std::max(max_block_.value_or(0), *b);
+    if (const auto b = block_index(name)) est_.max_block = std::max(est_.max_block.value_or(0), *b);
   }
   expect(State::n_dims, 4);
 }
@@ -105,21 +105,21 @@ void GgufValidator::on_name(std::string_view name) {
 // GG4.duplicate-name once every name is in: a radix sort of the names' hashes groups equal
 // names without a probe of a large hash table per name (common/duplicate_names.hpp).
 void GgufValidator::report_duplicate_names() {
-  auto& records = GgufTableBuilder::records(*table_);
+  auto& records = GgufTableBuilder::records(*est_.table);
   const auto name_of = [&records](std::uint32_t i) { return records[i].name; };
-  for (const std::uint32_t i : names_.later_duplicates(name_of)) {
+  for (const std::uint32_t i : est_.names.later_duplicates(name_of)) {
     auto& r = records[i];
     r.duplicate = true;
     findings_.add(Rule::gg4_duplicate_name, "a second tensor info of this name", r.info_pos, r.name);
   }
-  if (nul_names_) check_name_collisions();
+  if (est_.nul_names) check_name_collisions();
 }
 
 // llama.cpp compares names as C strings: "t\0a" is "t" there, and collides with "t" or "t\0b".
 // In file order, as a reader that kept the names so far would see them.
 void GgufValidator::check_name_collisions() {
   StringSet names, cut_names;  // the names so far; those with a NUL, cut there
-  for (const auto& r : GgufTableBuilder::records(*table_)) {
+  for (const auto& r : GgufTableBuilder::records(*est_.table)) {
     if (!r.name_known || r.duplicate) continue;
     const std::size_t nul = r.name.find('\0');
     const std::string_view cut = r.name.substr(0, nul);
@@ -138,37 +138,37 @@ void GgufValidator::check_name_collisions() {
 
 void GgufValidator::on_n_dims(std::uint64_t n) {
   if (n > 4) {
-    findings_.add(Rule::gg4_n_dims, std::to_string(n) + " dimensions, more than ggml's 4", field_pos_,
-                  name_of(cur_));
+    findings_.add(Rule::gg4_n_dims, std::to_string(n) + " dimensions, more than ggml's 4", field_.pos,
+                  name_of(info_.cur));
     stop();
     return;
   }
-  cur_.n_dims = static_cast<std::uint8_t>(n);
-  expect(n == 0 ? State::tensor_type : State::dim, n == 0 ? 4 : len_bytes_);
+  info_.cur.n_dims = static_cast<std::uint8_t>(n);
+  expect(n == 0 ? State::tensor_type : State::dim, n == 0 ? 4 : header_.len_bytes);
 }
 
 void GgufValidator::on_dim(std::uint64_t d) {
-  dim_pos_[dim_index_] = field_pos_;
-  cur_.dims[dim_index_++] = d;
-  if (dim_index_ < cur_.n_dims) expect(State::dim, len_bytes_);
+  info_.dim_pos[info_.dim_index] = field_.pos;
+  info_.cur.dims[info_.dim_index++] = d;
+  if (info_.dim_index < info_.cur.n_dims) expect(State::dim, header_.len_bytes);
   else expect(State::tensor_type, 4);
 }
 
 void GgufValidator::on_tensor_type(std::uint64_t t) {
-  tensor_type_ = t;
-  type_pos_ = field_pos_;
+  info_.type = t;
+  info_.type_pos = field_.pos;
   expect(State::tensor_offset, 8);
 }
 
 void GgufValidator::tensor_done(std::uint64_t offset) {
-  cur_.offset = offset;
-  size_tensor(cur_);
-  auto& records = GgufTableBuilder::records(*table_);
+  info_.cur.offset = offset;
+  size_tensor(info_.cur);
+  auto& records = GgufTableBuilder::records(*est_.table);
   // The budget pays for the chunk a record opens, as allocated, not for the record alone.
   if (records.full() && !charge(records.next_chunk_bytes())) return;
-  records.push_back(cur_);
-  ++unit_index_;
-  if (unit_index_ < n_tensors_) start_tensor();
+  records.push_back(info_.cur);
+  ++unit_.index;
+  if (unit_.index < header_.n_tensors) start_tensor();
   else infos_done();
 }
 
@@ -181,16 +181,16 @@ void GgufValidator::size_tensor(GgufTensorTable::Record& r) {
     zero = zero || r.dims[i] == 0;
     if (r.dims[i] <= INT64_MAX) continue;
     findings_.add(Rule::gg4_dim, "dimension " + std::to_string(i) + " is " + std::to_string(r.dims[i]) + ", above 2^63-1",
-                  dim_pos_[i], tensor);
+                  info_.dim_pos[i], tensor);
     ok = false;
   }
-  const GgmlTypeInfo* type = ggml_type_info(tensor_type_ <= UINT32_MAX ? static_cast<std::uint32_t>(tensor_type_) : 99);
+  const GgmlTypeInfo* type = ggml_type_info(info_.type <= UINT32_MAX ? static_cast<std::uint32_t>(info_.type) : 99);
   if (!type) {
-    const std::string_view removed = removed_type_name(tensor_type_);
+    const std::string_view removed = removed_type_name(info_.type);
     findings_.add(Rule::gg4_type,
-                  "ggml type " + std::to_string(tensor_type_) +
+                  "ggml type " + std::to_string(info_.type) +
                       (removed.empty() ? std::string(" is unknown") : " (" + std::string(removed) + ") was removed from ggml"),
-                  type_pos_, tensor);
+                  info_.type_pos, tensor);
     ok = false;
   }
   if (!ok) return;

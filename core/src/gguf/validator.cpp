@@ -9,12 +9,11 @@
 namespace tensorgate::detail::gguf {
 
 GgufValidator::GgufValidator(const Limits& limits, MemoryBudget* budget)
-    : limits_(limits), budget_(budget), findings_(limits.max_findings), scan_(limits.chat_template),
-      table_(std::make_shared<GgufTensorTable>()) {
+    : limits_(limits), budget_(budget), findings_(limits.max_findings) {
   limits_.gguf.max_string_bytes = std::min(limits_.gguf.max_string_bytes, kGgufMaxString);
   limits_.gguf.max_array_elements = std::min(limits_.gguf.max_array_elements, kGgufMaxArrayElements);
   limits_.gguf.max_array_depth = std::min(limits_.gguf.max_array_depth, kGgufMaxArrayDepth);
-  names_arena_.emplace(GgufTableBuilder::name_blocks(*table_));
+  est_.names_arena.emplace(GgufTableBuilder::name_blocks(*est_.table));
 }
 
 GgufValidator::~GgufValidator() {
@@ -43,7 +42,7 @@ std::size_t GgufValidator::step(const unsigned char* p, std::size_t n) {
     case State::name_bytes: return take_string(p, n);
     case State::arr_bulk: return take_bulk(p, n);
     case State::str_len:
-      if (str_kind_ == StrKind::element && have_ == 0) {
+      if (str_.kind == StrKind::element && field_.have == 0) {
         if (const std::size_t used = fast_string_elements(p, n)) return used;
       }
       return take_field(p, n);
@@ -61,38 +60,38 @@ Progress GgufValidator::skip(std::uint64_t count) {
 void GgufValidator::expect(State s, unsigned bytes) {
   if (state_ == State::stopped) return;  // a stop is final, whatever the caller goes on to do
   state_ = s;
-  need_ = bytes;
-  have_ = 0;
+  field_.need = bytes;
+  field_.have = 0;
 }
 
 std::size_t GgufValidator::take_field(const unsigned char* p, std::size_t n) {
-  if (have_ == 0 && n >= need_) {  // the whole field is here: no copy
-    field_pos_ = pos_;
-    pos_ += need_;
+  if (field_.have == 0 && n >= field_.need) {  // the whole field is here: no copy
+    field_.pos = pos_;
+    pos_ += field_.need;
     std::uint64_t v = 0;
-    for (unsigned i = 0; i < need_; ++i) v = (v << 8) | p[big_endian_ ? i : need_ - 1 - i];
-    const unsigned took = need_;
+    for (unsigned i = 0; i < field_.need; ++i) v = (v << 8) | p[header_.big_endian ? i : field_.need - 1 - i];
+    const unsigned took = field_.need;
     on_field(v);
     return took;
   }
-  const std::size_t take = std::min<std::size_t>(n, need_ - have_);
-  if (have_ == 0) field_pos_ = pos_;
-  std::memcpy(scratch_.data() + have_, p, take);
-  have_ += static_cast<unsigned>(take);
+  const std::size_t take = std::min<std::size_t>(n, field_.need - field_.have);
+  if (field_.have == 0) field_.pos = pos_;
+  std::memcpy(field_.scratch.data() + field_.have, p, take);
+  field_.have += static_cast<unsigned>(take);
   pos_ += take;
-  if (have_ == need_) {
-    have_ = 0;
-    on_field(decode(need_));
+  if (field_.have == field_.need) {
+    field_.have = 0;
+    on_field(decode(field_.need));
   }
   return take;
 }
 
-// The field in scratch_ as an unsigned integer, in the file's byte order.
+// The field in field_.scratch as an unsigned integer, in the file's byte order.
 std::uint64_t GgufValidator::decode(unsigned bytes) const {
   std::uint64_t v = 0;
   for (unsigned i = 0; i < bytes; ++i) {
-    const unsigned k = big_endian_ ? i : bytes - 1 - i;
-    v = (v << 8) | scratch_[k];
+    const unsigned k = header_.big_endian ? i : bytes - 1 - i;
+    v = (v << 8) | field_.scratch[k];
   }
   return v;
 }
@@ -100,12 +99,12 @@ std::uint64_t GgufValidator::decode(unsigned bytes) const {
 void GgufValidator::on_field(std::uint64_t v) {
   switch (state_) {
     case State::version: on_version(static_cast<std::uint32_t>(v)); break;
-    case State::tensor_count: n_tensors_ = v; expect(State::kv_count, len_bytes_); break;
-    case State::kv_count: n_kv_ = v; on_counts(); break;
+    case State::tensor_count: header_.n_tensors = v; expect(State::kv_count, header_.len_bytes); break;
+    case State::kv_count: header_.n_kv = v; on_counts(); break;
     case State::key_len: on_key_length(v); break;
     case State::value_type: start_value(static_cast<std::uint32_t>(v)); break;
     case State::scalar: on_scalar(v); break;
-    case State::str_len: start_string(v, str_kind_); break;
+    case State::str_len: start_string(v, str_.kind); break;
     case State::arr_type: on_array_type(static_cast<std::uint32_t>(v)); break;
     case State::arr_count: on_array_count(v); break;
     case State::name_len: on_name_length(v); break;
@@ -120,35 +119,35 @@ void GgufValidator::on_field(std::uint64_t v) {
 // String bytes: buffered (keys, short tensor names), or streamed through the UTF-8 check and,
 // for a chat template, the CT lexer. Nothing here depends on where the chunks are cut.
 std::size_t GgufValidator::take_string(const unsigned char* p, std::size_t n) {
-  const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(n, str_left_));
+  const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(n, str_.left));
   const std::string_view piece(reinterpret_cast<const char*>(p), take);
-  if (str_buffer_) {
-    if (buf_.size() + take > limits_.gguf.max_key_bytes && str_kind_ == StrKind::key) {
+  if (str_.buffer) {
+    if (str_.buf.size() + take > limits_.gguf.max_key_bytes && str_.kind == StrKind::key) {
       abort_with("gguf-key-bytes", "a key longer than this validator's limit of " +
                                        std::to_string(limits_.gguf.max_key_bytes) + " bytes");
       return take;
     }
-    buf_.append(piece);
+    str_.buf.append(piece);
   } else {
-    utf8_.feed(p, take);
-    if (str_scan_) scan_.feed(piece);
-    if (str_retain_ && retained_.size() < kRetain)
-      retained_.append(piece.substr(0, kRetain - retained_.size()));
-    if (retained_sha_) retained_sha_->update(piece.data(), piece.size());
+    str_.utf8.feed(p, take);
+    if (str_.scan) str_.template_scan.feed(piece);
+    if (str_.retain && kv_.retained.size() < kRetain)
+      kv_.retained.append(piece.substr(0, kRetain - kv_.retained.size()));
+    if (kv_.retained_sha) kv_.retained_sha->update(piece.data(), piece.size());
   }
-  str_left_ -= take;
+  str_.left -= take;
   pos_ += take;
-  if (str_left_ == 0) on_string_done();
+  if (str_.left == 0) on_string_done();
   return take;
 }
 
 // A run of fixed-size array elements: skipped, except bools, whose bytes must be 0 or 1.
 std::size_t GgufValidator::take_bulk(const unsigned char* p, std::size_t n) {
-  const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(n, bulk_left_));
-  if (bulk_bool_) check_bool_run(p, take);
-  bulk_left_ -= take;
+  const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(n, kv_.bulk_left));
+  if (kv_.bulk_bool) check_bool_run(p, take);
+  kv_.bulk_left -= take;
   pos_ += take;
-  if (bulk_left_ == 0) {
+  if (kv_.bulk_left == 0) {
     close_array();
     after_value();
   }
@@ -199,34 +198,34 @@ Progress GgufValidator::progress() const {
 // smallest possible rest of the open arrays, and the smallest possible remaining items. A caller
 // reading `bytes_wanted()` bytes therefore never reads past the metadata.
 std::uint64_t GgufValidator::metadata_lower_bound() const {
-  const unsigned kv_min = len_bytes_ + 4 + 1;        // key length, type, a one-byte value
-  const unsigned ti_min = len_bytes_ + 4 + 4 + 8;    // name length, n_dims, type, offset
+  const unsigned kv_min = header_.len_bytes + 4 + 1;        // key length, type, a one-byte value
+  const unsigned ti_min = header_.len_bytes + 4 + 4 + 8;    // name length, n_dims, type, offset
   uint128 want = 0;
   switch (state_) {
     // The fixed header: the rest of the field, then the fields after it (counts at their
     // narrowest, 4 bytes, until the version says).
-    case State::magic: want = 4 - magic_have_ + 4 + 8; break;
-    case State::version: want = need_ - have_ + 8; break;
-    case State::tensor_count: want = need_ - have_ + len_bytes_; break;
+    case State::magic: want = 4 - field_.magic_have + 4 + 8; break;
+    case State::version: want = field_.need - field_.have + 8; break;
+    case State::tensor_count: want = field_.need - field_.have + header_.len_bytes; break;
     case State::key_bytes:
     case State::str_bytes:
-    case State::name_bytes: want = str_left_; break;
-    case State::arr_bulk: want = bulk_left_; break;
-    default: want = need_ - have_; break;
+    case State::name_bytes: want = str_.left; break;
+    case State::arr_bulk: want = kv_.bulk_left; break;
+    default: want = field_.need - field_.have; break;
   }
-  for (unsigned i = 0; i < depth_; ++i) {
-    const Frame& f = frames_[i];
-    if (i + 1 == depth_ && state_ == State::arr_bulk) break;
-    const unsigned elem_min = f.elem_type == kString ? len_bytes_
-                              : f.elem_type == kArray ? 4 + len_bytes_
+  for (unsigned i = 0; i < kv_.depth; ++i) {
+    const Frame& f = kv_.frames[i];
+    if (i + 1 == kv_.depth && state_ == State::arr_bulk) break;
+    const unsigned elem_min = f.elem_type == kString ? header_.len_bytes
+                              : f.elem_type == kArray ? 4 + header_.len_bytes
                                                       : std::max(1u, scalar_size(f.elem_type));
     if (f.left > 1) want += static_cast<uint128>(f.left - 1) * elem_min;
   }
-  if (unit_ == Unit::kv) {
-    want += static_cast<uint128>(n_kv_ - unit_index_ - 1) * kv_min;
-    want += static_cast<uint128>(n_tensors_) * ti_min;
-  } else if (unit_ == Unit::tensor) {
-    want += static_cast<uint128>(n_tensors_ - unit_index_ - 1) * ti_min;
+  if (unit_.kind == Unit::kv) {
+    want += static_cast<uint128>(header_.n_kv - unit_.index - 1) * kv_min;
+    want += static_cast<uint128>(header_.n_tensors) * ti_min;
+  } else if (unit_.kind == Unit::tensor) {
+    want += static_cast<uint128>(header_.n_tensors - unit_.index - 1) * ti_min;
   }
   return want == 0 ? 1 : want > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(want);
 }

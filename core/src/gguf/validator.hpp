@@ -68,6 +68,95 @@ struct StringHash {
 using StringSet = boost::unordered_flat_set<std::string_view, StringHash>;
 
 
+// The field being read: up to 8 bytes, possibly split between chunks (validator.cpp).
+struct FieldReader {
+  std::array<unsigned char, 8> scratch{};
+  unsigned need = 0, have = 0;
+  std::uint64_t pos = 0;  // where the field being read (or just read) starts
+  unsigned magic_have = 0;
+};
+
+// The header (gg1_header.cpp).
+struct HeaderFields {
+  std::uint32_t version = 0;
+  bool big_endian = false;
+  unsigned len_bytes = 8;  // counts, lengths and dims: 4 bytes in version 1
+  std::uint64_t n_tensors = 0, n_kv = 0;
+  std::uint64_t end = 0;
+};
+
+// The unit (key-value pair or tensor info) being read, for truncation findings.
+struct UnitPosition {
+  Unit kind = Unit::header;
+  std::uint64_t index = 0;
+  std::uint64_t start = 0;
+};
+
+// The key-value pair being read (gg2_metadata.cpp, gg3_ggw_metadata_facts.cpp).
+struct KvReader {
+  std::string_view key;  // valid once the key is complete
+  KeyRole role = KeyRole::none;
+  ValueShape shape;
+  std::optional<IntValue> int_value;
+  std::uint64_t scalar_bits = 0;  // the last scalar value read, as decoded
+  std::string retained;  // a string value the summary shows (cut at kRetain bytes)
+  std::optional<Sha256> retained_sha;  // the digest of a summary string longer than kRetain
+  std::uint64_t retained_len = 0;
+  bool utf8_warned = false, nested_warned = false, bool_warned = false;
+  bool duplicate = false;  // the key repeats an earlier one: its value is not used
+  std::uint32_t array_elem = 0;  // the element type of the array whose count comes next
+  std::array<Frame, kGgufMaxArrayDepth> frames{};
+  unsigned depth = 0;
+  std::uint64_t bulk_left = 0;
+  bool bulk_bool = false;
+};
+
+// The string being read: a key, a value, an array element or a tensor name.
+struct StringReader {
+  explicit StringReader(const ChatTemplateLimits& limits) : template_scan(limits) {}
+  StrKind kind = StrKind::key;
+  std::uint64_t left = 0;
+  std::uint64_t pos = 0;  // where its length field starts
+  bool buffer = false, retain = false, scan = false;
+  std::string buf;
+  Utf8Stream utf8;
+  ct::TemplateScan template_scan;  // a chat template value (family CT), as it streams
+};
+
+// The tensor info being read (gg4_tensor_infos.cpp).
+struct TensorInfoReader {
+  GgufTensorTable::Record cur;
+  unsigned dim_index = 0;
+  std::uint64_t type = 0;  // as read: may be anything
+  std::uint64_t type_pos = 0;
+  std::array<std::uint64_t, 4> dim_pos{};
+};
+
+// What the metadata and tensor infos established.
+struct Established {
+  MetaFacts facts;
+  std::vector<std::unique_ptr<char[]>> key_blocks;
+  ArenaWriter keys_arena{key_blocks};
+  StringSet keys;
+  std::shared_ptr<GgufTensorTable> table = std::make_shared<GgufTensorTable>();
+  std::optional<ArenaWriter> names_arena;
+  DuplicateNames names;    // the known names, for duplicates after the infos
+  bool nul_names = false;  // a name holds a NUL: llama.cpp cuts it there (GGW.name-collision)
+  std::optional<std::uint64_t> max_block;  // largest N of the blk.N. tensor names
+  std::string llama_refuses;  // the first reason llama.cpp's reader refuses the file
+};
+
+// Set when the tensor infos are complete (gg5_layout.cpp).
+struct Layout {
+  std::uint64_t alignment = 32;
+  uint128 data_start = 0;
+  uint128 required_end = 0;  // the file must reach this position
+  uint128 padded_end = 0;    // ... and should end at this one
+  std::optional<std::size_t> required_by;  // the tensor whose data ends last
+  bool data_checked = false;
+  std::optional<GgufSummary> summary;
+};
+
 class GgufValidator final : public Validator {
  public:
   GgufValidator(const Limits& limits, MemoryBudget* budget);
@@ -146,7 +235,7 @@ class GgufValidator final : public Validator {
   // holds a NUL (gg4_tensor_infos.cpp).
   void report_duplicate_names();
   void check_name_collisions();
-  std::uint64_t dims_pos() const { return cur_.n_dims ? dim_pos_[0] : type_pos_; }
+  std::uint64_t dims_pos() const { return info_.cur.n_dims ? info_.dim_pos[0] : info_.type_pos; }
 
   // gg5_layout.cpp
   void infos_done();
@@ -172,80 +261,17 @@ class GgufValidator final : public Validator {
   std::uint64_t bytes_seen_ = 0;
   std::uint64_t pos_ = 0;  // bytes the parser has consumed (the file position it is at)
 
-  // The field being read: up to 8 bytes, possibly split between chunks.
-  std::array<unsigned char, 8> scratch_{};
-  unsigned need_ = 0, have_ = 0;
-  std::uint64_t field_pos_ = 0;  // where the field being read (or just read) starts
-  unsigned magic_have_ = 0;
-
-  // Header.
-  std::uint32_t version_ = 0;
-  bool big_endian_ = false;
-  unsigned len_bytes_ = 8;  // counts, lengths and dims: 4 bytes in version 1
-  std::uint64_t n_tensors_ = 0, n_kv_ = 0;
-  std::uint64_t header_end_ = 0;
-
-  // The unit (key-value pair or tensor info) being read, for truncation findings.
-  Unit unit_ = Unit::header;
-  std::uint64_t unit_index_ = 0;
-  std::uint64_t unit_start_ = 0;
-
-  // The key-value pair being read.
-  std::string_view key_;  // valid once the key is complete
-  KeyRole role_ = KeyRole::none;
-  ValueShape shape_;
-  std::optional<IntValue> int_value_;
-  std::uint64_t scalar_bits_ = 0;  // the last scalar value read, as decoded
-  std::string retained_;  // a string value the summary shows (cut at kRetain bytes)
-  std::optional<Sha256> retained_sha_;  // the digest of a summary string longer than kRetain
-  std::uint64_t retained_len_ = 0;
-  bool kv_utf8_warned_ = false, kv_nested_warned_ = false, kv_bool_warned_ = false;
-  bool kv_duplicate_ = false;  // the key repeats an earlier one: its value is not used
-  std::uint32_t array_elem_ = 0;  // the element type of the array whose count comes next
-  std::array<Frame, kGgufMaxArrayDepth> frames_{};
-  unsigned depth_ = 0;
-  std::uint64_t bulk_left_ = 0;
-  bool bulk_bool_ = false;
-
-  // The string being read.
-  StrKind str_kind_ = StrKind::key;
-  std::uint64_t str_left_ = 0;
-  std::uint64_t str_pos_ = 0;  // where its length field starts
-  bool str_buffer_ = false, str_retain_ = false, str_scan_ = false;
-  std::string buf_;
-  Utf8Stream utf8_;
-  ct::TemplateScan scan_;  // a chat template value (family CT), as it streams
-
-  // The tensor info being read.
-  GgufTensorTable::Record cur_;
-  unsigned dim_index_ = 0;
-  std::uint64_t tensor_type_ = 0;  // as read: may be anything
-  std::uint64_t type_pos_ = 0;
-  std::array<std::uint64_t, 4> dim_pos_{};
-
+  // The state of each section, as the byte loop goes through them.
+  FieldReader field_;
+  HeaderFields header_;
+  UnitPosition unit_;
+  KvReader kv_;
+  StringReader str_{limits_.chat_template};
+  TensorInfoReader info_;
   std::array<Checkpoint, kGgufMaxArrayDepth + 4> checkpoints_{};
   unsigned checkpoints_used_ = 0;
-
-  // What the metadata and tensor infos established.
-  MetaFacts facts_;
-  std::vector<std::unique_ptr<char[]>> key_blocks_;
-  ArenaWriter keys_arena_{key_blocks_};
-  StringSet keys_;
-  std::shared_ptr<GgufTensorTable> table_;
-  std::optional<ArenaWriter> names_arena_;
-  DuplicateNames names_;    // the known names, for duplicates after the infos
-  bool nul_names_ = false;  // a name holds a NUL: llama.cpp cuts it there (GGW.name-collision)
-  std::optional<std::uint64_t> max_block_;  // largest N of the blk.N. tensor names
-  std::string llama_refuses_;  // the first reason llama.cpp's reader refuses the file
-
-  // Set when the tensor infos are complete.
-  std::uint64_t alignment_ = 32;
-  uint128 data_start_ = 0;
-  uint128 required_end_ = 0;  // the file must reach this position
-  uint128 padded_end_ = 0;    // ... and should end at this one
-  std::optional<std::size_t> required_by_;  // the tensor whose data ends last
-  bool data_checked_ = false;
-  std::optional<GgufSummary> summary_;
+  Established est_;
+  Layout layout_;
 };
 
 inline constexpr std::size_t kRetain = 4096;  // summary strings are cut here

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 
+#include "common/report_of.hpp"
 #include "common/saturating.hpp"
 #include "gguf/validator.hpp"
 #include "table_access.hpp"
@@ -20,10 +21,10 @@ std::uint64_t element_count(const GgufTensorTable::Record& r) {
 Report GgufValidator::finish() {
   if (state_ != State::finished) {
     add_end_of_input_findings();
-    if (!aborted_ && !findings_.has_errors() && summary_) {
-      findings_.add(Rule::ggw_llama_cpp, llama_refuses_.empty()
+    if (!aborted_ && !findings_.has_errors() && layout_.summary) {
+      findings_.add(Rule::ggw_llama_cpp, est_.llama_refuses.empty()
                                              ? "llama.cpp's reader loads this file"
-                                             : "llama.cpp's reader refuses this file: " + llama_refuses_);
+                                             : "llama.cpp's reader refuses this file: " + est_.llama_refuses);
     }
     state_ = State::finished;
   }
@@ -48,7 +49,7 @@ void GgufValidator::add_end_of_input_findings() {
     }
   }
   if (state_ == State::data) {
-    if (!data_checked_) check_data_end(file_size);
+    if (!layout_.data_checked) check_data_end(file_size);
     return;
   }
   if (state_ != State::stopped) add_truncation(file_size);
@@ -56,15 +57,15 @@ void GgufValidator::add_end_of_input_findings() {
 
 void GgufValidator::build_summary() {
   GgufSummary s;
-  s.version = version_;
-  s.big_endian = big_endian_;
-  s.alignment = alignment_;
-  s.kv_count = n_kv_;
-  s.tensor_count = n_tensors_;
-  s.data_offset = static_cast<std::uint64_t>(data_start_);
-  s.data_length = static_cast<std::uint64_t>(required_end_ - data_start_);
+  s.version = header_.version;
+  s.big_endian = header_.big_endian;
+  s.alignment = layout_.alignment;
+  s.kv_count = header_.n_kv;
+  s.tensor_count = header_.n_tensors;
+  s.data_offset = static_cast<std::uint64_t>(layout_.data_start);
+  s.data_length = static_cast<std::uint64_t>(layout_.required_end - layout_.data_start);
   std::array<GgmlTypeTotals, 64> totals{};
-  for (const auto& r : GgufTableBuilder::records(*table_)) {
+  for (const auto& r : GgufTableBuilder::records(*est_.table)) {
     GgmlTypeTotals& t = totals[r.type];
     t.type = r.type;
     ++t.tensors;
@@ -77,34 +78,28 @@ void GgufValidator::build_summary() {
     s.parameters = saturating_add(s.parameters, t.parameters);
     s.bytes = saturating_add(s.bytes, t.bytes);
   }
-  s.architecture = facts_.architecture;
-  s.name = facts_.name;
-  s.context_length = facts_.context_length;
-  s.block_count = facts_.block_count;
-  s.embedding_length = facts_.embedding_length;
-  s.tokenizer_model = facts_.tokenizer_model;
-  if (facts_.tokens && facts_.tokens->type == kArray) s.vocab_size = facts_.tokens->count;
-  s.chat_template = facts_.chat_template;
-  s.split_no = facts_.split_no;
-  s.split_count = facts_.split_count;
-  s.split_tensors_count = facts_.split_tensors_count;
-  s.file_type = facts_.file_type;
-  s.quantization_version = facts_.quantization_version;
-  s.tensors = table_;
-  s.scalars = facts_.scalars;
-  s.cut_strings = facts_.cut_strings;
-  summary_ = std::move(s);
+  s.architecture = est_.facts.architecture;
+  s.name = est_.facts.name;
+  s.context_length = est_.facts.context_length;
+  s.block_count = est_.facts.block_count;
+  s.embedding_length = est_.facts.embedding_length;
+  s.tokenizer_model = est_.facts.tokenizer_model;
+  if (est_.facts.tokens && est_.facts.tokens->type == kArray) s.vocab_size = est_.facts.tokens->count;
+  s.chat_template = est_.facts.chat_template;
+  s.split_no = est_.facts.split_no;
+  s.split_count = est_.facts.split_count;
+  s.split_tensors_count = est_.facts.split_tensors_count;
+  s.file_type = est_.facts.file_type;
+  s.quantization_version = est_.facts.quantization_version;
+  s.tensors = est_.table;
+  s.scalars = est_.facts.scalars;
+  s.cut_strings = est_.facts.cut_strings;
+  layout_.summary = std::move(s);
 }
 
 Report GgufValidator::snapshot() const {
-  Report r;
-  r.format = Format::gguf;
-  r.bytes_seen = bytes_seen_;
-  r.findings = findings_.items();
-  r.findings_dropped = findings_.dropped();
-  r.aborted = aborted_;
-  r.valid = !findings_.has_errors() && !aborted_;
-  if (summary_ && !aborted_) r.gguf = summary_;
+  Report r = report_of(Format::gguf, bytes_seen_, findings_, aborted_);
+  if (layout_.summary && !aborted_) r.summary = *layout_.summary;
   return r;
 }
 

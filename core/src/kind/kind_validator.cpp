@@ -3,20 +3,12 @@
 #include <cassert>
 
 #include "common/finding_list.hpp"
+#include "common/number_text.hpp"
 #include "common/printable.hpp"
 #include "kind/auto_validator.hpp"
 
 namespace tensorgate::detail::kind {
 namespace {
-
-std::string with_commas(std::uint64_t v) {
-  std::string digits = std::to_string(v), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 class KindValidator final : public Validator {
  public:
@@ -25,7 +17,7 @@ class KindValidator final : public Validator {
       case Format::lfs_pointer: {
         const LfsPointerInfo lfs = c.lfs.value_or(LfsPointerInfo{});
         std::string what = lfs.oid.empty() ? std::string("no oid") : "oid " + printable(lfs.oid);
-        what += lfs.size ? ", size " + with_commas(*lfs.size) + " bytes" : ", no size";
+        what += lfs.size ? ", size " + commas(*lfs.size) + " bytes" : ", no size";
         findings_.add(Rule::fk_lfs_pointer, "a Git LFS pointer (" + what + "), not the file it points to: the checkout did "
                                             "not fetch the LFS objects (git lfs pull, or check out with lfs: true)", 0);
         break;
@@ -53,8 +45,8 @@ class KindValidator final : public Validator {
     r.findings_dropped = findings_.dropped();
     r.bytes_seen = seen_;
     r.valid = false;
-    if (c_.format == Format::lfs_pointer) r.lfs_pointer = c_.lfs.value_or(LfsPointerInfo{});
-    else r.looks_like = c_.looks_like;
+    if (c_.format == Format::lfs_pointer) r.summary = c_.lfs.value_or(LfsPointerInfo{});
+    else r.summary = UnknownContent{c_.looks_like, c_.format == Format::empty};
     return r;
   }
   Report finish() override { return snapshot(); }

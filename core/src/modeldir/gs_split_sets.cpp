@@ -33,9 +33,10 @@ std::optional<SplitName> parse_split_name(std::string_view name) {
 GgufFileFacts gguf_facts_of(std::string name, const Report& report) {
   GgufFileFacts f;
   f.name = std::move(name);
-  f.valid = report.valid && report.gguf.has_value();
-  if (!report.gguf) return f;
-  const GgufSummary& s = *report.gguf;
+  const GgufSummary* summary = report.summary.get<GgufSummary>();
+  f.valid = report.valid && summary;
+  if (!summary) return f;
+  const GgufSummary& s = *summary;
   f.split_no = s.split_no;
   f.split_count = s.split_count;
   f.split_tensors_count = s.split_tensors_count;

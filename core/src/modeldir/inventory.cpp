@@ -10,8 +10,9 @@ std::optional<std::string> FileInventory::metadata_value(std::string_view key) c
 }
 
 FileInventory inventory_of(std::string name, const Report& report) {
-  if (!report.safetensors) return detail::checkpoint_inventory(std::move(name), report);
-  return inventory_of(std::move(name), report.valid, *report.safetensors->tensors);
+  const SafetensorsSummary* s = report.summary.get<SafetensorsSummary>();
+  if (!s) return detail::checkpoint_inventory(std::move(name), report);
+  return inventory_of(std::move(name), report.valid, *s->tensors);
 }
 
 FileInventory inventory_of(std::string name, bool valid, const TensorTable& table) {

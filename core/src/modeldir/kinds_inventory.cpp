@@ -2,6 +2,7 @@
 // rebuilds (a legacy pickle stream, or a PyTorch archive's data.pkl), with their dtypes,
 // shapes and byte sizes. A GGUF file or any other kind: the verdict only.
 #include "modeldir/dir_context.hpp"
+#include "tensorgate/zip.hpp"
 
 namespace tensorgate::detail {
 
@@ -10,7 +11,7 @@ FileInventory checkpoint_inventory(std::string name, const Report& report) {
   inv.name = std::move(name);
   inv.valid = report.valid;
   inv.format = report.format;
-  const PickleSummary* state = report.pickle ? &*report.pickle : report.zip ? pytorch_state(*report.zip) : nullptr;
+  const PickleSummary* state = torch_state(report.summary);
   if (!state) return inv;
   inv.tensors.reserve(state->tensors.size());
   for (const PickleTensor& t : state->tensors) inv.tensors.push_back(InventoryTensor{t.name, t.dtype, t.shape, t.bytes});

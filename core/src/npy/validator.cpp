@@ -2,6 +2,8 @@
 
 #include <cassert>
 
+#include "common/report_of.hpp"
+
 namespace tensorgate {
 namespace detail::npy {
 
@@ -35,14 +37,8 @@ Progress NpyValidator::progress() const {
 }
 
 Report NpyValidator::report() const {
-  Report r;
-  r.format = Format::npy;
-  r.findings = findings_.items();
-  r.findings_dropped = findings_.dropped();
-  r.bytes_seen = bytes_seen_;
-  r.aborted = scanner_.aborted();
-  r.valid = !findings_.has_errors() && !r.aborted;
-  r.npy = scanner_.summary();
+  Report r = report_of(Format::npy, bytes_seen_, findings_, scanner_.aborted());
+  if (auto summary = scanner_.summary()) r.summary = std::move(*summary);
   return r;
 }
 

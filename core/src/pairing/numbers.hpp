@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "tensorgate/safetensors/dtype.hpp"
+#include "tensorgate/gguf.hpp"
 
 namespace tensorgate::detail::pairing {
 

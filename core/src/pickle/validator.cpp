@@ -2,6 +2,8 @@
 
 #include <cassert>
 
+#include "common/report_of.hpp"
+
 namespace tensorgate {
 namespace detail::pickle {
 
@@ -37,13 +39,7 @@ Progress PickleValidator::progress() const {
 }
 
 Report PickleValidator::report() const {
-  Report r;
-  r.format = Format::pickle;
-  r.findings = findings_.items();
-  r.findings_dropped = findings_.dropped();
-  r.bytes_seen = bytes_seen_;
-  r.aborted = scanner_.aborted();
-  r.valid = !findings_.has_errors() && !r.aborted;
+  Report r = report_of(Format::pickle, bytes_seen_, findings_, scanner_.aborted());
   if (!scanner_.charge_copy()) {
     if (!r.aborted)
       r.aborted = Aborted{"pickle-memory-budget", "no memory left in the shared budget for the report's copy of the summary",
@@ -51,7 +47,7 @@ Report PickleValidator::report() const {
     r.valid = false;
     return r;
   }
-  r.pickle = scanner_.summary();
+  r.summary = scanner_.summary();
   return r;
 }
 

@@ -4,20 +4,11 @@
 #include "report/audit_writers.hpp"
 #include "report/directory_json.hpp"
 #include "report/entry_head.hpp"
-#include "report/gguf_json.hpp"
-#include "report/kinds_json.hpp"
 #include "common/summary_steps.hpp"
 #include "common/truncations.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate {
-namespace {
-
-std::string version_string(Version v) {
-  return std::to_string(v.major) + "." + std::to_string(v.minor) + "." + std::to_string(v.patch);
-}
-
-}  // namespace
 
 void write_finding(JsonWriter& w, const Finding& f) {
   w.begin_object();
@@ -32,83 +23,6 @@ void write_finding(JsonWriter& w, const Finding& f) {
 }
 
 namespace {
-
-detail::Steps write_tensors(detail::StepContext& c, const TensorTable& table, detail::Truncations& cuts) {
-  JsonWriter& w = c.w;
-  w.begin_array();
-  const std::size_t shown = static_cast<std::size_t>(std::min<std::uint64_t>(table.size(), cuts.limits().max_tensors));
-  cuts.omit_tensors(table.size() - shown);
-  for (std::size_t i = 0; i < shown; ++i) {
-    const TensorView t = table[i];
-    w.begin_object();
-    w.field("name", cuts.cut(t.name, "tensor name"));
-    w.field("dtype", dtype_info(t.dtype).name);
-    w.key("shape");
-    w.begin_array();
-    for (const std::uint64_t d : t.shape) w.number(d);
-    w.end_array();
-    w.key("data_offsets");
-    w.begin_array();
-    w.number(t.begin);
-    w.number(t.end);
-    w.end_array();
-    w.end_object();
-    co_await c.pause();
-  }
-  w.end_array();
-}
-
-detail::Steps write_safetensors_summary(detail::StepContext& c, const SafetensorsSummary& s,
-                                        const ReportOptions& options) {
-  JsonWriter& w = c.w;
-  w.begin_object();
-  w.field("header_length", s.header_length);
-  w.field("data_length", s.data_length);
-  w.field("tensor_count", s.tensor_count);
-  w.field("parameters", s.parameters);
-  w.field("bytes", s.bytes);
-  w.key("dtypes");
-  w.begin_object();
-  for (const DtypeTotals& t : s.by_dtype) {
-    w.key(dtype_info(t.dtype).name);
-    w.begin_object();
-    w.field("tensors", t.tensors);
-    w.field("parameters", t.parameters);
-    w.field("bytes", t.bytes);
-    w.end_object();
-  }
-  w.end_object();
-  detail::Truncations cuts(options.limits);
-  w.key("metadata");
-  w.begin_object();
-  const std::size_t shown = static_cast<std::size_t>(std::min<std::uint64_t>(s.metadata_size(), options.limits.max_metadata));
-  cuts.omit_metadata(s.metadata_size() - shown);
-  for (std::size_t i = 0; i < shown; ++i) {
-    const auto [k, v] = s.metadata(i);
-    // A key too long to echo is left out of the map and listed as cut: two long keys cut to
-    // one prefix would otherwise collide.
-    if (k.size() > options.limits.max_string_bytes) {
-      cuts.cut(k, "metadata key", k);
-      cuts.omit_metadata(1);
-      continue;
-    }
-    w.field(k, cuts.cut(v, "metadata value", k));
-    co_await c.pause();
-  }
-  w.end_object();
-  w.key("architecture");
-  if (s.architecture) w.string(*s.architecture); else w.null();
-  w.key("layers");
-  if (s.layers) w.number(*s.layers); else w.null();
-  w.key("min_reference_version");
-  if (s.min_reference_version) w.string(version_string(*s.min_reference_version)); else w.null();
-  if (options.include_tensors && s.tensors) {
-    w.key("tensors");
-    co_await write_tensors(c, *s.tensors, cuts);
-  }
-  cuts.write(w);
-  w.end_object();
-}
 
 // The fields of write_report_fields, pausing after each finding and in every list of the summary.
 detail::Steps report_field_steps(detail::StepContext& c, const Report& r, const ReportOptions& options) {
@@ -136,10 +50,8 @@ detail::Steps report_field_steps(detail::StepContext& c, const Report& r, const 
   } else {
     w.null();
   }
-  w.key("summary");
-  if (r.safetensors) co_await write_safetensors_summary(c, *r.safetensors, options);
-  else if (r.gguf) co_await detail::write_gguf_summary(c, *r.gguf, options);
-  else if (detail::has_kind_summary(r)) co_await detail::write_kind_summary(c, r, options);
+  w.key("summary");  // the format's own writer (tensorgate/summary.hpp)
+  if (r.summary) co_await r.summary.ops().write_json(c, r.summary.value(), options);
   else w.null();
 }
 

@@ -5,11 +5,15 @@
 
 #include "report/audit_writers.hpp"
 #include "common/printable.hpp"
-#include "report/kinds_text.hpp"
+#include "common/text_counts.hpp"
+#include "report/directory_text.hpp"
 #include "tensorgate/report_writers.hpp"
 
 namespace tensorgate {
 namespace {
+
+using detail::plural;
+using detail::commas;
 
 struct Style {
   bool on;
@@ -18,41 +22,9 @@ struct Style {
 constexpr std::string_view kRed = "\x1b[31m", kYellow = "\x1b[33m", kGreen = "\x1b[32m",
                            kDim = "\x1b[2m", kBold = "\x1b[1m", kReset = "\x1b[0m";
 
-std::string with_commas(std::uint64_t v) {
-  std::string digits = std::to_string(v), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
-std::string plural(std::uint64_t n, std::string_view word) {
-  return with_commas(n) + " " + std::string(word) + (n == 1 ? "" : "s");
-}
-
 std::string pad(std::string s, std::size_t width) {
   if (s.size() < width) s.append(width - s.size(), ' ');
   return s;
-}
-
-// ", v3, 291 tensors, 8,030,261,248 parameters (F32 Q4_K Q6_K), llama 32 blocks, Q4_K_M"
-std::string gguf_facts(const GgufSummary& s) {
-  std::string line = ", v" + std::to_string(s.version) + (s.big_endian ? " big-endian" : "") + ", " +
-                     plural(s.tensor_count, "tensor") + ", " + plural(s.parameters, "parameter");
-  std::string types;
-  for (const GgmlTypeTotals& t : s.by_type) {
-    const GgmlTypeInfo* info = ggml_type_info(t.type);
-    types += (types.empty() ? "" : " ") + std::string(info ? info->name : "?");
-  }
-  if (!types.empty()) line += " (" + types + ")";
-  if (s.architecture) {
-    const std::string q = detail::quoted(*s.architecture);  // printable, without its quotes
-    line += ", " + q.substr(1, q.size() - 2);
-  }
-  if (s.block_count) line += " " + plural(*s.block_count, "block");
-  if (s.file_type && !gguf_file_type_name(*s.file_type).empty()) line += ", " + std::string(gguf_file_type_name(*s.file_type));
-  return line;
 }
 
 // "dir: valid model directory, llama, 30 layers, 134,515,008 parameters (BF16), 1 file"
@@ -110,17 +82,7 @@ std::string headline(const CheckedFile& f, Style st) {
   line += std::string(st(kReset)) + " " + std::string(format_name(r.format));
   if (!r.valid) line += ", " + plural(errors + r.findings_dropped, "error");
   if (warnings) line += ", " + plural(warnings, "warning");
-  if (r.safetensors) {
-    const SafetensorsSummary& s = *r.safetensors;
-    line += ", " + plural(s.tensor_count, "tensor") + ", " + plural(s.parameters, "parameter");
-    std::string dtypes;
-    for (const DtypeTotals& t : s.by_dtype) dtypes += (dtypes.empty() ? "" : " ") + std::string(dtype_info(t.dtype).name);
-    if (!dtypes.empty()) line += " (" + dtypes + ")";
-    if (s.architecture) line += ", " + *s.architecture;
-    if (s.layers) line += " " + plural(*s.layers, "layer");
-  }
-  if (r.gguf) line += gguf_facts(*r.gguf);
-  line += detail::kind_facts(r);
+  if (r.summary) line += r.summary.ops().text_facts(r.summary.value());  // the format's own facts
   if (r.canonical) line += *r.canonical ? ", canonical" : ", not canonical";
   return line;
 }
@@ -171,8 +133,8 @@ void write_text_report(std::span<const CheckedFile> files, const ReportOptions& 
     if (dropped) sink("  ... and " + plural(dropped, "more finding") + "\n");
   }
   if (files.size() > 1)
-    sink(plural(files.size(), "file") + ": " + with_commas(valid) + " valid, " +
-         with_commas(files.size() - valid) + " not\n");
+    sink(plural(files.size(), "file") + ": " + commas(valid) + " valid, " +
+         commas(files.size() - valid) + " not\n");
 }
 
 }  // namespace tensorgate

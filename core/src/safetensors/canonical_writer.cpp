@@ -7,6 +7,7 @@
 
 #include "safetensors/stc2_canonical_json.hpp"
 #include "tensorgate/utf8.hpp"
+#include "tensorgate/safetensors/summary.hpp"
 #include "common/uint128.hpp"
 
 namespace tensorgate {

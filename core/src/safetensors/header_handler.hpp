@@ -21,6 +21,7 @@
 #include "common/seeded_hash.hpp"
 #include "safetensors/table_allowance.hpp"
 #include "safetensors/table_builder.hpp"
+#include "tensorgate/safetensors/summary.hpp"
 
 namespace tensorgate::detail {
 

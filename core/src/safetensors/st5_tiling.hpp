@@ -5,6 +5,7 @@
 
 #include "common/finding_list.hpp"
 #include "tensorgate/safetensors/tensor_table.hpp"
+#include "tensorgate/safetensors/summary.hpp"
 
 namespace tensorgate::detail {
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "tensorgate/safetensors/tensor_table.hpp"
+#include "tensorgate/safetensors/summary.hpp"
 
 namespace tensorgate {
 

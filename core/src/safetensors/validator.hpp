@@ -11,6 +11,7 @@
 
 #include "common/finding_list.hpp"
 #include "tensorgate/validator.hpp"
+#include "tensorgate/safetensors/summary.hpp"
 
 namespace tensorgate::detail {
 

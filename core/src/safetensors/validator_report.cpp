@@ -2,6 +2,7 @@
 // form, oldest reference version), the summary and the report.
 #include <algorithm>
 
+#include "common/report_of.hpp"
 #include "common/saturating.hpp"
 #include "modeldir/tinyllm_file.hpp"
 #include "safetensors/st5_tiling.hpp"
@@ -118,15 +119,9 @@ SafetensorsSummary SafetensorsValidator::summary() const {
 }
 
 Report SafetensorsValidator::snapshot() const {
-  Report r;
-  r.format = Format::safetensors;
-  r.bytes_seen = bytes_seen_;
-  r.findings = findings_.items();
-  r.findings_dropped = findings_.dropped();
-  r.aborted = aborted_;
-  r.valid = !findings_.has_errors() && !aborted_;
+  Report r = report_of(Format::safetensors, bytes_seen_, findings_, aborted_);
   r.canonical = canonical_;
-  if (understood_ && !aborted_) r.safetensors = summary();
+  if (understood_ && !aborted_) r.summary = summary();
   return r;
 }
 

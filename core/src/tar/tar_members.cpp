@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "common/report_of.hpp"
 #include "common/printable.hpp"
 #include "pickle/summary_bytes.hpp"
 #include "tar/validator.hpp"
@@ -185,14 +186,8 @@ Report TarValidator::finish() {
 Report TarValidator::snapshot() const { return report(); }
 
 Report TarValidator::report() const {
-  Report r;
-  r.format = Format::tar;
-  r.findings = findings_.items();
-  r.findings_dropped = findings_.dropped();
-  r.bytes_seen = pos_;
-  r.aborted = aborted();
-  r.valid = !findings_.has_errors() && !r.aborted;
-  r.tar = summary();
+  Report r = report_of(Format::tar, pos_, findings_, aborted());
+  r.summary = summary();
   return r;
 }
 

@@ -7,6 +7,7 @@
 #include <cassert>
 #include <cstring>
 
+#include "common/report_of.hpp"
 #include "zip/records.hpp"
 
 namespace tensorgate {
@@ -230,13 +231,7 @@ Report ZipValidator::finish() {
 }
 
 Report ZipValidator::report() const {
-  Report r;
-  r.format = Format::zip;
-  r.findings = findings_.items();
-  r.findings_dropped = findings_.dropped();
-  r.bytes_seen = pos_;
-  r.aborted = aborted_ ? aborted_ : content_.aborted();
-  r.valid = !findings_.has_errors() && !r.aborted;
+  Report r = report_of(Format::zip, pos_, findings_, aborted_ ? aborted_ : content_.aborted());
   // The summary copies what this walker keeps: charged before it is made.
   if (!hold(kept_heap_bytes())) {
     if (!r.aborted)
@@ -245,7 +240,7 @@ Report ZipValidator::report() const {
     r.valid = false;
     return r;
   }
-  r.zip = summary();
+  r.summary = summary();
   return r;
 }
 

@@ -160,4 +160,10 @@ const PickleSummary* pytorch_state(const ZipSummary& zip) {
   return nullptr;
 }
 
+const PickleSummary* torch_state(const Summary& summary) {
+  if (const PickleSummary* pickle = summary.get<PickleSummary>()) return pickle;
+  if (const ZipSummary* zip = summary.get<ZipSummary>()) return pytorch_state(*zip);
+  return nullptr;
+}
+
 }  // namespace tensorgate

@@ -9,6 +9,7 @@
 
 #include "tensorgate/safetensors/dtype.hpp"
 #include "tensorgate/safetensors/tensor_table.hpp"
+#include "tensorgate/summary.hpp"
 
 namespace tensorgate {
 
@@ -55,6 +56,8 @@ struct SafetensorsSummary {
   std::shared_ptr<const TensorTable> tensors;    // the inventory, header order
   std::vector<std::pair<std::string, std::string>> kept_metadata;  // set by drop_tensors() only
 };
+// How the reports write it (core/src/safetensors/report_json.cpp and report_text.cpp; tensorgate/summary.hpp).
+const SummaryOps& summary_ops(const SafetensorsSummary*);
 
 // Architecture and layer count from tensor names alone ("model.layers.31.mlp.up_proj.weight").
 struct ArchitectureGuess {

@@ -1,6 +1,6 @@
 // The GGUF summary as JSON: snake_case fields like the safetensors summary, null for what the
 // file does not say. The chat template's text is never written, only whether there is one.
-#include "report/gguf_json.hpp"
+#include "gguf/report_writers.hpp"
 
 #include <algorithm>
 
@@ -94,3 +94,5 @@ Steps write_gguf_summary(StepContext& c, const GgufSummary& s, const ReportOptio
 }
 
 }  // namespace tensorgate::detail
+
+TENSORGATE_REGISTER_SUMMARY(GgufSummary, write_gguf_summary, gguf_text_facts)
