@@ -95,6 +95,22 @@ struct TarLimits {
   std::uint64_t max_extended_header_bytes = 1ull << 20;
 };
 
+// Bounds of the ONNX reader (OX). It streams the model: raw tensor data is counted, never held;
+// what it keeps is one field at a time (a name, an op type) and the summary's lists.
+struct OnnxLimits {
+  // Messages nested below the model (a graph in a node's attribute is three levels down: node,
+  // attribute, graph). Real models nest If/Loop bodies a few levels; onnx's own parser allows
+  // 100 levels of protobuf recursion.
+  std::uint32_t max_depth = 100;
+  // One field kept whole (a tensor or node name, an op type, an external_data value).
+  std::uint64_t max_field_bytes = 1ull << 20;
+  // The summary's lists: initializers, op types, inputs and outputs, opsets, external files.
+  // Past them items are counted, not listed.
+  std::uint64_t max_listed_tensors = 1ull << 20;
+  std::uint64_t max_listed_ops = 4096;
+  std::uint64_t max_listed_values = 4096;
+};
+
 // Bounds of `tensorgate diff` (docs/diff.md).
 struct DiffLimits {
   // Each side's read buffer for --values (tensor pairs and content hashes): the diff's memory is
@@ -200,6 +216,7 @@ struct Limits {
   PickleLimits pickle{};
   ZipLimits zip{};
   TarLimits tar{};
+  OnnxLimits onnx{};
   DiffLimits diff{};
   ReportLimits report{};
   // --- chat templates (tokenizer_config.json and chat_template.json are read whole within

@@ -5,6 +5,7 @@
 
 #include "tensorgate/detect.hpp"
 #include "tensorgate/gguf.hpp"
+#include "tensorgate/onnx.hpp"
 #include "tensorgate/pickle.hpp"
 #include "tensorgate/tar.hpp"
 #include "tensorgate/zip.hpp"

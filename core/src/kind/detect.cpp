@@ -4,6 +4,7 @@
 
 #include "kind/auto_validator.hpp"
 #include "tensorgate/gguf.hpp"
+#include "tensorgate/onnx.hpp"
 #include "tensorgate/pickle.hpp"
 #include "tensorgate/tar.hpp"
 #include "tensorgate/zip.hpp"

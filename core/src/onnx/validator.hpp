@@ -1,0 +1,113 @@
+#pragma once
+// The ONNX push validator: the protobuf wire reader (protobuf/wire_reader.hpp) under onnx.proto's
+// schema (schema.hpp). Each message's fields arrive in order; what a check needs of a message
+// (a tensor's type, dims and data sizes, a node's op type and domain) is gathered while it
+// streams and judged when it ends. Raw data is counted, never held. Made by make_onnx_validator
+// (tensorgate/onnx.hpp).
+#include <boost/unordered/unordered_flat_map.hpp>
+#include <boost/unordered/unordered_flat_set.hpp>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "common/finding_list.hpp"
+#include "common/uint128.hpp"
+#include "onnx/schema.hpp"
+#include "protobuf/wire_reader.hpp"
+#include "tensorgate/onnx.hpp"
+#include "tensorgate/validator.hpp"
+
+namespace tensorgate::detail::onnx {
+
+// The tensor being read: tensors do not nest, so one is enough.
+struct TensorState {
+  Kind kind = initializer;
+  std::uint64_t pos = 0;
+  std::string name;
+  std::uint64_t data_type = 0;
+  std::vector<std::uint64_t> dims;  // the first kMaxListedDims
+  std::uint64_t rank = 0;
+  uint128 elements = 1;
+  bool negative_dim = false;
+  std::uint64_t raw_bytes = 0;
+  bool has_raw = false;
+  // Values in the typed fields: float_data, int32_data, int64_data, double_data, uint64_data,
+  // string_data.
+  std::uint64_t floats = 0, int32s = 0, int64s = 0, doubles = 0, uint64s = 0, strings = 0;
+  std::uint64_t data_location = 0;
+  bool external = false;  // any external_data entry
+  std::optional<std::string> location, offset, length;
+  std::string entry_key, entry_value;  // the external_data entry being read
+};
+
+// A node being read; nodes nest through their attributes' graphs.
+struct NodeState {
+  std::string op_type, domain;
+  std::uint64_t pos = 0;
+};
+
+class OnnxValidator final : public Validator, private protobuf::WireHandler {
+ public:
+  OnnxValidator(const Limits& limits, MemoryBudget* budget);
+
+  // The size is not passed to the wire reader: a length past the end is then found where the
+  // input ends, as it is without the size, so the report never depends on whether it was known.
+  void set_total_size(std::uint64_t) override {}
+  Progress feed(std::span<const std::byte> chunk) override;
+  // Once the bytes are not protobuf, the rest is only counted.
+  std::uint64_t bytes_wanted() const override { return finished_ || reader_.fault() ? 0 : 1u << 16; }
+  Progress skip(std::uint64_t count) override;
+  Report snapshot() const override { return report(); }
+  Report finish() override;
+
+ private:
+  // The schema's events (protobuf::WireHandler).
+  protobuf::LenChoice on_len(std::uint16_t kind, std::uint32_t field, std::uint64_t length, std::uint64_t pos) override;
+  void on_varint(std::uint16_t kind, std::uint32_t field, std::uint64_t value, std::uint64_t pos) override;
+  void on_fixed32(std::uint16_t kind, std::uint32_t field, std::uint32_t value, std::uint64_t pos) override;
+  void on_fixed64(std::uint16_t kind, std::uint32_t field, std::uint64_t value, std::uint64_t pos) override;
+  void on_bytes(std::uint16_t kind, std::uint32_t field, std::string_view bytes, std::uint64_t pos) override;
+  void on_message_end(std::uint16_t kind, std::uint64_t pos) override;
+  void start_message(Kind kind, std::uint64_t pos);
+
+  // ox_tensors.cpp: a tensor's fields and its checks when it ends.
+  void tensor_value(std::uint32_t field, std::uint64_t value);
+  void external_entry_done();
+  void tensor_done();
+  void list_initializer(std::uint64_t elements, std::uint64_t bytes, std::string_view data);
+
+  // ox_model.cpp: the model's fields, nodes, and the checks at the end.
+  void node_done();
+  void note_wire_fault();
+  void model_checks();
+
+  Progress progress() const;
+  Report report() const;
+
+  Limits limits_;
+  FindingList findings_;
+  protobuf::WireReader reader_;
+  std::optional<Aborted> aborted_;
+  std::uint64_t bytes_seen_ = 0;
+  bool finished_ = false;
+  bool fault_noted_ = false;
+
+  bool has_ir_version_ = false;
+  bool has_default_opset_ = false;  // listed or not
+  TensorState tensor_;
+  std::vector<NodeState> nodes_;
+  std::optional<OnnxOpset> opset_;   // the opset_import entry being read
+  std::optional<OnnxValue> value_;   // the main graph input or output being read
+  bool value_is_output_ = false;
+  boost::unordered_flat_map<std::string, std::size_t> op_index_;  // "domain\0op_type" -> summary.ops
+  boost::unordered_flat_set<std::string> warned_domains_, external_files_;
+  OnnxSummary summary_;
+};
+
+inline constexpr std::size_t kMaxListedDims = 64;      // a summary's shape; deeper ranks are counted
+inline constexpr std::size_t kMaxListedName = 4096;    // a name or string in the summary
+inline constexpr std::uint64_t kNewestIrVersion = 11;  // onnx 1.18
+
+}  // namespace tensorgate::detail::onnx

@@ -1,0 +1,177 @@
+// The ONNX validator (core/src/onnx, family OX): models python3-onnx made pass with their summary,
+// the same in any chunks; each rule refutes what it names, in a model built by hand.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "tensorgate/onnx.hpp"
+#include "tensorgate/report_writers.hpp"
+#include "tensorgate/validator.hpp"
+#include "wire_builder.hpp"
+
+namespace {
+
+using namespace tgtest::wire;
+using tensorgate::OnnxSummary;
+using tensorgate::Report;
+
+std::string fixture(const std::string& name) {
+  std::ifstream in(std::string(TG_SOURCE_DIR) + "/tests/data/onnx/" + name, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Report check(std::string_view bytes, std::size_t piece = 0) {
+  auto v = tensorgate::make_onnx_validator();
+  if (piece == 0) return tensorgate::validate_whole(*v, bytes);
+  for (std::size_t i = 0; i < bytes.size(); i += piece) v->feed(bytes.substr(i, piece));
+  return v->finish();
+}
+
+std::string rules(const Report& r) {
+  std::string out;
+  for (const auto& f : r.findings) out += (out.empty() ? "" : " ") + std::string(tensorgate::rule_info(f.rule).id);
+  return out;
+}
+
+// A model: ir_version, the default opset, a graph of `graph` fields.
+std::string model(std::string graph, std::uint64_t ir = 8, std::string opsets = field_len(8, field_varint(2, 13))) {
+  return field_varint(1, ir) + field_len(2, "hand") + opsets + field_len(7, graph);
+}
+std::string tensor(std::string_view name, std::uint64_t dtype, std::initializer_list<std::uint64_t> dims, std::string data) {
+  std::string t;
+  for (const std::uint64_t d : dims) t += field_varint(1, d);
+  return t + field_varint(2, dtype) + field_len(8, name) + data;
+}
+std::string initializer(std::string t) { return field_len(5, t); }
+std::string external(std::string_view location, std::string extra = {}) {
+  return field_len(13, field_len(1, "location") + field_len(2, location)) + extra + field_varint(14, 1);
+}
+
+TEST(Onnx, ModelsTheRealWriterMadePassWithTheirSummary) {
+  for (const char* name : {"add.onnx", "linear.onnx", "typed_data.onnx", "if_subgraph.onnx", "external.onnx"}) {
+    const std::string bytes = fixture(name);
+    ASSERT_FALSE(bytes.empty()) << name;
+    const Report r = check(bytes);
+    EXPECT_TRUE(r.valid) << name << ": " << rules(r);
+    EXPECT_EQ(rules(r), "") << name;
+    ASSERT_NE(r.summary.get<OnnxSummary>(), nullptr) << name;
+  }
+  const Report linear_report = check(fixture("linear.onnx"));
+  const OnnxSummary& linear = *linear_report.summary.get<OnnxSummary>();
+  EXPECT_EQ(linear.producer_name, "tensorgate-fixtures");
+  EXPECT_EQ(linear.nodes, 2u);
+  ASSERT_EQ(linear.initializers.size(), 2u);
+  EXPECT_EQ(linear.initializers[0].name, "weight");
+  EXPECT_EQ(linear.initializers[0].dtype, "FLOAT");
+  EXPECT_EQ(linear.initializers[0].shape, (std::vector<std::uint64_t>{4, 3}));
+  EXPECT_EQ(linear.initializers[0].bytes, 48u);
+  EXPECT_EQ(linear.initializers[0].data, "raw");
+  EXPECT_EQ(linear.parameters, 15u);
+  ASSERT_EQ(linear.inputs.size(), 1u);
+  EXPECT_EQ(linear.inputs[0].type, "FLOAT");
+  EXPECT_EQ(linear.inputs[0].shape, (std::vector<std::string>{"batch", "4"}));
+  const Report cond_report = check(fixture("if_subgraph.onnx"));
+  const OnnxSummary& cond = *cond_report.summary.get<OnnxSummary>();
+  EXPECT_EQ(cond.graphs, 3u);
+  EXPECT_EQ(cond.nodes, 3u);
+  const Report ext_report = check(fixture("external.onnx"));
+  const OnnxSummary& ext = *ext_report.summary.get<OnnxSummary>();
+  EXPECT_EQ(ext.external_files, std::vector<std::string>{"external.onnx.data"});
+  EXPECT_EQ(ext.initializers[0].data, "external");
+  const Report typed_report = check(fixture("typed_data.onnx"));
+  const OnnxSummary& typed = *typed_report.summary.get<OnnxSummary>();
+  EXPECT_EQ(typed.initializers[0].data, "typed");
+}
+
+TEST(Onnx, EveryChunkingGivesTheSameReport) {
+  for (const char* name : {"linear.onnx", "if_subgraph.onnx", "external.onnx"}) {
+    const std::string bytes = fixture(name);
+    const std::string whole = tensorgate::report_json(check(bytes));
+    for (const std::size_t piece : {1u, 2u, 3u, 7u, 64u}) EXPECT_EQ(tensorgate::report_json(check(bytes, piece)), whole) << name;
+  }
+}
+
+TEST(Onnx, ExternalDataStaysInTheModelsDirectory) {
+  const std::string floats = std::string(12, '\0');
+  for (const char* loc : {"../../etc/passwd", "/etc/passwd", "weights\\..\\x", "C:weights", "a/../../b"}) {
+    const Report r = check(model(initializer(tensor("w", 1, {3}, external(loc)))));
+    EXPECT_EQ(rules(r), "OX.external-location") << loc;
+    EXPECT_FALSE(r.valid) << loc;
+  }
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 1, {3}, external(std::string("w\0.bin", 6))))))), "OX.external-location");
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 1, {3}, field_varint(14, 1)))))), "OX.external-location");
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 1, {3}, external("w.bin")))))), "");
+  const std::string bad_offset = field_len(13, field_len(1, "offset") + field_len(2, "12a"));
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 1, {3}, external("w.bin", bad_offset)))))), "OX.external-field");
+  const std::string wrong_length = field_len(13, field_len(1, "length") + field_len(2, "8"));
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 1, {3}, external("w.bin", wrong_length)))))), "OX.tensor-size");
+}
+
+TEST(Onnx, TensorDataMatchesItsShapeAndType) {
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 1, {2, 3}, field_len(9, std::string(24, 'x'))))))), "");
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 1, {2, 3}, field_len(9, std::string(20, 'x'))))))), "OX.tensor-size");
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 22, {3}, field_len(9, std::string(2, 'x'))))))), "");  // INT4: 3 in 2 bytes
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 7, {2}, field_len(7, varint(1) + varint(2))))))), "");
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 7, {3}, field_len(7, varint(1) + varint(2))))))), "OX.tensor-size");
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 1, {2}, field_len(7, varint(1) + varint(2))))))), "OX.tensor-size");
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 1, {2}, {}))))), "OX.tensor-size");  // no data at all
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 1, {0}, {}))))), "");
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 0, {1}, field_len(9, "x")))))), "OX.data-type");
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 99, {1}, field_len(9, "x")))))), "OX.data-type");
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 1, {UINT64_MAX}, {}))))), "OX.dims");  // -1
+  EXPECT_EQ(rules(check(model(initializer(tensor("w", 1, {1ull << 40, 1ull << 40}, {}))))), "OX.dims");
+}
+
+TEST(Onnx, TheModelStatesItsVersionAndDefaultOpset) {
+  const std::string graph = initializer(tensor("w", 1, {1}, field_len(9, "abcd")));
+  EXPECT_EQ(rules(check(model(graph))), "");
+  EXPECT_EQ(rules(check(model(graph, 0))), "OX.ir-version");
+  EXPECT_EQ(rules(check(model(graph, 12))), "OX.ir-version");
+  EXPECT_EQ(rules(check(field_len(8, field_varint(2, 13)) + field_len(7, graph))), "OX.ir-version");
+  EXPECT_EQ(rules(check(model(graph, 8, field_len(8, field_len(1, "ai.onnx.ml") + field_varint(2, 3))))), "OX.opset");
+  EXPECT_EQ(rules(check(model(graph, 8, field_len(8, field_len(1, "ai.onnx") + field_varint(2, 17))))), "");
+}
+
+TEST(Onnx, CustomOperatorDomainsAreWarnedOnce) {
+  const std::string custom = field_len(1, field_len(4, "Mystery") + field_len(7, "com.example"));
+  const Report r = check(model(custom + custom + field_len(1, field_len(4, "Add"))));
+  EXPECT_TRUE(r.valid);
+  EXPECT_EQ(rules(r), "OX.custom-domain");
+  const OnnxSummary& s = *r.summary.get<OnnxSummary>();
+  ASSERT_EQ(s.ops.size(), 2u);
+  EXPECT_EQ(s.ops[0].op_type, "Mystery");
+  EXPECT_EQ(s.ops[0].count, 2u);
+}
+
+TEST(Onnx, MalformedProtobufIsOneFinding) {
+  const std::string m = model(initializer(tensor("w", 1, {1}, field_len(9, "abcd"))));
+  EXPECT_EQ(rules(check(m.substr(0, m.size() - 3))), "OX.wire");
+  EXPECT_EQ(rules(check(m + tag(3, 3))), "OX.wire");
+  EXPECT_EQ(rules(check(std::string("\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f", 11))), "OX.wire");
+}
+
+TEST(Onnx, AFieldPastTheBoundAbortsWithoutAVerdict) {
+  tensorgate::Limits limits;
+  limits.onnx.max_field_bytes = 8;
+  auto v = tensorgate::make_onnx_validator(limits);
+  const Report r = tensorgate::validate_whole(*v, model(initializer(tensor("a-long-name", 1, {1}, field_len(9, "abcd")))));
+  ASSERT_TRUE(r.aborted);
+  EXPECT_EQ(r.aborted->limit, "onnx-field-bytes");
+  EXPECT_FALSE(r.valid);
+}
+
+TEST(Onnx, NestingPastTheBoundIsMalformed) {
+  tensorgate::Limits limits;
+  limits.onnx.max_depth = 3;  // graph, node, attribute: the attribute's graph is one too deep
+  const std::string sub = field_len(1, field_len(4, "Identity"));
+  const std::string m = model(field_len(1, field_len(4, "If") + field_len(5, field_len(6, sub))));
+  auto v = tensorgate::make_onnx_validator(limits);
+  EXPECT_EQ(rules(tensorgate::validate_whole(*v, m)), "OX.wire");
+  EXPECT_EQ(rules(check(m)), "");
+}
+
+}  // namespace
