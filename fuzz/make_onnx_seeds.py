@@ -89,7 +89,7 @@ def seeds():
     yield "string-raw", split(model(initializer(tensor(b"w", 8, [1], field_len(9, b"abcd")))))
     length = field_len(13, field_len(1, b"length") + field_len(2, b"8"))
     yield "external-wrong-length", split(model(initializer(tensor(b"w", 1, [3], external(b"w.bin", length)))))
-    yield "ir-version-12", split(model(b"", 12))
+    yield "ir-version-15", split(model(b"", 15))
     yield "truncated", split(model(initializer(tensor(b"w", 1, [1], field_len(9, b"abcd"))))[:-3])
     yield "group", split(model(b"") + b"\x1b")
     add = field_len(1, field_len(4, b"Add"))

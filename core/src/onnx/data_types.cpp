@@ -7,7 +7,7 @@ namespace {
 
 using enum TypedField;
 
-constexpr std::array<DataType, 24> kTypes{{
+constexpr std::array<DataType, 27> kTypes{{
     {"UNDEFINED", 0, none, 1, 1},
     {"FLOAT", 32, float_data, 1, 1},
     {"UINT8", 8, int32_data, 1, 1},
@@ -32,6 +32,9 @@ constexpr std::array<DataType, 24> kTypes{{
     {"UINT4", 4, int32_data, 1, 2},
     {"INT4", 4, int32_data, 1, 2},
     {"FLOAT4E2M1", 4, int32_data, 1, 2},
+    {"FLOAT8E8M0", 8, int32_data, 1, 1},
+    {"UINT2", 2, int32_data, 1, 4},
+    {"INT2", 2, int32_data, 1, 4},
 }};
 
 }  // namespace

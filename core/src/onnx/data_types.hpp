@@ -1,6 +1,6 @@
 #pragma once
-// TensorProto.DataType (onnx.proto, up to FLOAT4E2M1 of onnx 1.18): each type's name, its bits
-// per element, and the typed field that holds its values when raw_data does not.
+// TensorProto.DataType (onnx.proto of IR version 13: up to UINT2 and INT2): each type's name, its
+// bits per element, and the typed field that holds its values when raw_data does not.
 #include <cstdint>
 #include <string_view>
 
@@ -13,7 +13,7 @@ struct DataType {
   unsigned bits;            // 0: no fixed size (STRING)
   TypedField field;
   unsigned values_per_element;  // 2 for the complex types (real, imaginary)
-  unsigned elements_per_value;  // 2 for the 4-bit types, packed two to an int32_data value
+  unsigned elements_per_value;  // int32_data packs two 4-bit or four 2-bit elements in a value
 };
 
 // The type with this id, or nothing for 0 (UNDEFINED) and ids no release defines.

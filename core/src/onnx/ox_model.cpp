@@ -54,7 +54,7 @@ void OnnxValidator::model_checks() {
   if (!has_ir_version_ || summary_.ir_version == 0)
     findings_.add(Rule::ox_ir_version, has_ir_version_ ? "ir_version is 0" : "the model states no ir_version", 0);
   else if (summary_.ir_version > kNewestIrVersion)
-    findings_.add(Rule::ox_ir_version, "ir_version " + std::to_string(summary_.ir_version) + " is newer than any onnx release (" +
+    findings_.add(Rule::ox_ir_version, "ir_version " + std::to_string(summary_.ir_version) + " is newer than any onnx knows (" +
                                            std::to_string(kNewestIrVersion) + ")", 0);
   if (!has_default_opset_) findings_.add(Rule::ox_opset, "opset_import names no version of the default domain (ai.onnx)", 0);
 }

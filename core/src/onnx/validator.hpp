@@ -108,6 +108,7 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
 
 inline constexpr std::size_t kMaxListedDims = 64;      // a summary's shape; deeper ranks are counted
 inline constexpr std::size_t kMaxListedName = 4096;    // a name or string in the summary
-inline constexpr std::uint64_t kNewestIrVersion = 11;  // onnx 1.18
+// IR version 13 is onnx's newest published (2025-11-06); 14 is the one its main branch writes.
+inline constexpr std::uint64_t kNewestIrVersion = 14;
 
 }  // namespace tensorgate::detail::onnx
