@@ -3,6 +3,7 @@
 // findings, why it stopped early if it did, and the verdict they make (no error, not aborted).
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 #include "common/finding_list.hpp"
 #include "tensorgate/report.hpp"

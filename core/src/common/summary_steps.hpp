@@ -139,6 +139,23 @@ Steps write_records(StepContext& c, std::string_view key, const Items& items, Wr
   w.field(left_out_key, left_out);
 }
 
+// "key": {name: {"tensors", "parameters", "bytes"}}: totals by element type, in the list's order,
+// each named by `name_of(totals)`.
+template <class Totals, class NameOf>
+void write_type_totals(JsonWriter& w, std::string_view key, const Totals& totals, NameOf name_of) {
+  w.key(key);
+  w.begin_object();
+  for (const auto& t : totals) {
+    w.key(name_of(t));
+    w.begin_object();
+    w.field("tensors", t.tensors);
+    w.field("parameters", t.parameters);
+    w.field("bytes", t.bytes);
+    w.end_object();
+  }
+  w.end_object();
+}
+
 // A shape as a JSON array of dimensions (a .npy array's, a state dict tensor's).
 inline void write_shape(JsonWriter& w, const std::vector<std::uint64_t>& shape) {
   w.begin_array();

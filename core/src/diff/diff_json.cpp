@@ -1,4 +1,5 @@
 // The diff as JSON: schema tensorgate.diff/1, described by docs/diff.schema.json.
+#include "common/summary_steps.hpp"
 #include "tensorgate/diff.hpp"
 
 namespace tensorgate {
@@ -47,17 +48,7 @@ void write_side(JsonWriter& w, const DiffSideSummary& s) {
   w.field("tensors", s.tensors);
   w.field("parameters", s.parameters);
   w.field("bytes", s.bytes);
-  w.key("dtypes");
-  w.begin_object();
-  for (const DiffDtypeTotal& d : s.by_dtype) {
-    w.key(d.dtype);
-    w.begin_object();
-    w.field("tensors", d.tensors);
-    w.field("parameters", d.parameters);
-    w.field("bytes", d.bytes);
-    w.end_object();
-  }
-  w.end_object();
+  detail::write_type_totals(w, "dtypes", s.by_dtype, [](const DiffDtypeTotal& d) -> std::string_view { return d.dtype; });
   w.end_object();
 }
 

@@ -56,17 +56,7 @@ Steps write_gguf_summary(StepContext& c, const GgufSummary& s, const ReportOptio
   w.field("data_length", s.data_length);
   w.field("parameters", s.parameters);
   w.field("bytes", s.bytes);
-  w.key("types");
-  w.begin_object();
-  for (const GgmlTypeTotals& t : s.by_type) {
-    w.key(type_name(t.type));
-    w.begin_object();
-    w.field("tensors", t.tensors);
-    w.field("parameters", t.parameters);
-    w.field("bytes", t.bytes);
-    w.end_object();
-  }
-  w.end_object();
+  write_type_totals(w, "types", s.by_type, [](const GgmlTypeTotals& t) { return type_name(t.type); });
   optional_field(w, "architecture", s.architecture);
   optional_field(w, "name", s.name);
   optional_field(w, "context_length", s.context_length);

@@ -61,17 +61,7 @@ Steps write_onnx_summary(StepContext& c, const OnnxSummary& s, const ReportOptio
   w.field("initializer_count", static_cast<std::uint64_t>(s.initializers.size()) + s.initializers_not_listed);
   w.field("parameters", s.parameters);
   w.field("bytes", s.bytes);
-  w.key("dtypes");
-  w.begin_object();
-  for (const OnnxDtypeTotals& d : s.by_dtype) {
-    w.key(d.dtype);
-    w.begin_object();
-    w.field("tensors", d.tensors);
-    w.field("parameters", d.parameters);
-    w.field("bytes", d.bytes);
-    w.end_object();
-  }
-  w.end_object();
+  write_type_totals(w, "dtypes", s.by_dtype, [](const OnnxDtypeTotals& d) -> std::string_view { return d.dtype; });
   if (options.include_tensors) {
     co_await write_records(c, "initializers", s.initializers, [](JsonWriter& out, const OnnxTensor& t) {
       out.field("name", t.name);

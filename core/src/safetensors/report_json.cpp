@@ -40,8 +40,7 @@ Steps write_tensors(StepContext& c, const TensorTable& table, Truncations& cuts)
 
 }  // namespace
 
-Steps write_safetensors_summary(StepContext& c, const SafetensorsSummary& s,
-                                        const ReportOptions& options) {
+Steps write_safetensors_summary(StepContext& c, const SafetensorsSummary& s, const ReportOptions& options) {
   JsonWriter& w = c.w;
   w.begin_object();
   w.field("header_length", s.header_length);
@@ -49,17 +48,7 @@ Steps write_safetensors_summary(StepContext& c, const SafetensorsSummary& s,
   w.field("tensor_count", s.tensor_count);
   w.field("parameters", s.parameters);
   w.field("bytes", s.bytes);
-  w.key("dtypes");
-  w.begin_object();
-  for (const DtypeTotals& t : s.by_dtype) {
-    w.key(dtype_info(t.dtype).name);
-    w.begin_object();
-    w.field("tensors", t.tensors);
-    w.field("parameters", t.parameters);
-    w.field("bytes", t.bytes);
-    w.end_object();
-  }
-  w.end_object();
+  write_type_totals(w, "dtypes", s.by_dtype, [](const DtypeTotals& t) { return dtype_info(t.dtype).name; });
   Truncations cuts(options.limits);
   w.key("metadata");
   w.begin_object();
