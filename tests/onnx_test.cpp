@@ -177,4 +177,16 @@ TEST(Onnx, NestingPastTheBoundIsMalformed) {
   EXPECT_EQ(rules(check(m)), "");
 }
 
+TEST(Onnx, AShapeListsItsFirstDimensionsOnly) {
+  std::string dims;
+  for (int i = 0; i < 100; ++i) dims += field_len(1, field_varint(1, 2));
+  const std::string input = field_len(11, field_len(1, "x") + field_len(2, field_len(1, field_varint(1, 1) + field_len(2, dims))));
+  const Report r = check(model(input));
+  ASSERT_NE(r.summary.get<OnnxSummary>(), nullptr);
+  const OnnxSummary& s = *r.summary.get<OnnxSummary>();
+  ASSERT_EQ(s.inputs.size(), 1u);
+  EXPECT_EQ(s.inputs[0].shape.size(), 64u);
+  EXPECT_EQ(s.inputs[0].shape.back(), "2");
+}
+
 }  // namespace

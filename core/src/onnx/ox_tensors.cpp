@@ -94,8 +94,11 @@ void OnnxValidator::tensor_done() {
     } else if (const auto why = unsafe_location(*t.location)) {
       findings_.add(Rule::ox_external_location, "external data location " + quoted(*t.location) + " " + *why +
                                                     ": onnx would read a file outside the model's directory", t.pos, name);
-    } else if (external_files_.size() < limits_.onnx.max_listed_values && external_files_.insert(*t.location).second) {
-      summary_.external_files.push_back(*t.location);
+    } else if (const std::string file = t.location->substr(0, kMaxListedName);
+               external_files_.size() < limits_.onnx.max_listed_values && !external_files_.contains(file) &&
+               take_listed(2 * (sizeof file + file.size()))) {
+      external_files_.insert(file);
+      summary_.external_files.push_back(file);
     }
     for (const auto& [field, value] : {std::pair{"offset", &t.offset}, std::pair{"length", &t.length}})
       if (*value && !is_decimal(**value))
@@ -152,7 +155,9 @@ void OnnxValidator::list_initializer(std::uint64_t elements, std::uint64_t bytes
   ++totals->tensors;
   totals->parameters += elements;
   totals->bytes += bytes;
-  if (summary_.initializers.size() >= limits_.onnx.max_listed_tensors) {
+  const std::uint64_t cost = sizeof(OnnxTensor) + tensor_.name.size() + tensor_.dims.size() * 8 +
+                             (tensor_.location ? std::min(tensor_.location->size(), kMaxListedName) : 0);
+  if (summary_.initializers.size() >= limits_.onnx.max_listed_tensors || !take_listed(cost)) {
     ++summary_.initializers_not_listed;
     return;
   }

@@ -15,6 +15,12 @@ protobuf::WireLimits wire_limits(const Limits& limits) {
 
 std::string cut(std::string_view s) { return std::string(s.substr(0, kMaxListedName)); }
 
+std::uint64_t listed_cost(const OnnxValue& v) {
+  std::uint64_t n = sizeof v + v.name.size() + v.type.size();
+  for (const std::string& d : v.shape) n += sizeof d + d.size();
+  return n;
+}
+
 }  // namespace
 
 OnnxValidator::OnnxValidator(const Limits& limits, MemoryBudget*)
@@ -47,6 +53,12 @@ Report OnnxValidator::finish() {
 Progress OnnxValidator::progress() const {
   if (aborted_) return Progress::aborted;
   return findings_.has_errors() ? Progress::invalid : Progress::need_more;
+}
+
+bool OnnxValidator::take_listed(std::uint64_t bytes) {
+  if (bytes > kMaxListedBytes - listed_bytes_) return false;
+  listed_bytes_ += bytes;
+  return true;
 }
 
 Report OnnxValidator::report() const {
@@ -97,7 +109,8 @@ void OnnxValidator::start_message(Kind kind, std::uint64_t pos) {
       if (value_) value_->has_shape = true;
       break;
     case main_dim:
-      if (value_) value_->shape.emplace_back("?");
+      dim_listed_ = value_ && value_->shape.size() < kMaxListedDims;
+      if (dim_listed_) value_->shape.emplace_back("?");
       break;
     case external_entry:
       tensor_.external = true;
@@ -127,7 +140,7 @@ void OnnxValidator::on_varint(std::uint16_t kind, std::uint32_t field, std::uint
       if (field == 1 && value_) value_->type = std::string(data_type_name(value));
       break;
     case main_dim:
-      if (field == 1 && value_ && !value_->shape.empty()) value_->shape.back() = std::to_string(static_cast<std::int64_t>(value));
+      if (field == 1 && dim_listed_) value_->shape.back() = std::to_string(static_cast<std::int64_t>(value));
       break;
     default: break;
   }
@@ -167,7 +180,7 @@ void OnnxValidator::on_bytes(std::uint16_t kind, std::uint32_t field, std::strin
       if (value_) value_->name = cut(bytes);
       break;
     case main_dim:
-      if (value_ && !value_->shape.empty()) value_->shape.back() = cut(bytes);
+      if (dim_listed_) value_->shape.back() = cut(bytes);
       break;
     default: break;
   }
@@ -187,7 +200,8 @@ void OnnxValidator::on_message_end(std::uint16_t kind, std::uint64_t) {
     case main_input:
     case main_output:
       if (!value_) break;
-      if (summary_.inputs.size() + summary_.outputs.size() < limits_.onnx.max_listed_values)
+      if (const std::uint64_t cost = listed_cost(*value_);
+          summary_.inputs.size() + summary_.outputs.size() < limits_.onnx.max_listed_values && take_listed(cost))
         (value_is_output_ ? summary_.outputs : summary_.inputs).push_back(std::move(*value_));
       else
         ++summary_.values_not_listed;

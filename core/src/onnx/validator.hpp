@@ -83,6 +83,8 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
   void note_wire_fault();
   void model_checks();
 
+  // Whether the summary's lists may hold `bytes` more (kMaxListedBytes); if so they do.
+  bool take_listed(std::uint64_t bytes);
   Progress progress() const;
   Report report() const;
 
@@ -101,6 +103,8 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
   std::optional<OnnxOpset> opset_;   // the opset_import entry being read
   std::optional<OnnxValue> value_;   // the main graph input or output being read
   bool value_is_output_ = false;
+  bool dim_listed_ = false;          // the main input's or output's dimension being read is listed
+  std::uint64_t listed_bytes_ = 0;   // held by the summary's lists (kMaxListedBytes)
   boost::unordered_flat_map<std::string, std::size_t> op_index_;  // "domain\0op_type" -> summary.ops
   boost::unordered_flat_set<std::string> warned_domains_, external_files_;
   OnnxSummary summary_;
@@ -108,6 +112,10 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
 
 inline constexpr std::size_t kMaxListedDims = 64;      // a summary's shape; deeper ranks are counted
 inline constexpr std::size_t kMaxListedName = 4096;    // a name or string in the summary
+// The bytes of names, locations and shapes the summary's lists of initializers, inputs, outputs
+// and external files hold together: past them items are counted, not listed, so that a model
+// of many long names costs no more than this however many the count limits allow.
+inline constexpr std::uint64_t kMaxListedBytes = 64ull << 20;
 // IR version 13 is onnx's newest published (2025-11-06); 14 is the one its main branch writes.
 inline constexpr std::uint64_t kNewestIrVersion = 14;
 
