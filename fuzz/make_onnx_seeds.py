@@ -10,7 +10,7 @@ usage: fuzz/make_onnx_seeds.py
 import os
 import struct
 
-from make_protobuf_seeds import ROOT, field_len, split, varint
+from make_protobuf_seeds import ROOT, field_len, split, varint, write_seeds
 
 OUT = os.path.join(ROOT, "corpus", "onnx_fuzzer")
 
@@ -101,15 +101,5 @@ def seeds():
         2, field_len(1, field_varint(1, 4)) + field_len(1, field_len(2, b"batch"))))))))
 
 
-def main():
-    os.makedirs(OUT, exist_ok=True)
-    for name in os.listdir(OUT):
-        if name.startswith("seed-"):
-            os.remove(os.path.join(OUT, name))
-    for name, data in seeds():
-        with open(os.path.join(OUT, "seed-" + name), "wb") as f:
-            f.write(data)
-
-
 if __name__ == "__main__":
-    main()
+    write_seeds(OUT, seeds())

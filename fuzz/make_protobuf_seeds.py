@@ -74,15 +74,16 @@ def seeds():
     yield "kept-and-skipped", split(field_len(1, b"a name") + field_len(6, b"data" * 64), 5, 40)
 
 
-def main():
-    os.makedirs(OUT, exist_ok=True)
-    for name in os.listdir(OUT):
+def write_seeds(out, seeds):
+    """Replaces out/seed-* with `seeds` ((name, bytes) pairs); other files (regressions/) stay."""
+    os.makedirs(out, exist_ok=True)
+    for name in os.listdir(out):
         if name.startswith("seed-"):
-            os.remove(os.path.join(OUT, name))
-    for name, data in seeds():
-        with open(os.path.join(OUT, "seed-" + name), "wb") as f:
+            os.remove(os.path.join(out, name))
+    for name, data in seeds:
+        with open(os.path.join(out, "seed-" + name), "wb") as f:
             f.write(data)
 
 
 if __name__ == "__main__":
-    main()
+    write_seeds(OUT, seeds())

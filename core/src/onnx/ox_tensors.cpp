@@ -2,8 +2,8 @@
 // tensor's type, dims and data are gathered as its fields stream and judged when it ends, and an
 // initializer is listed in the summary.
 #include <algorithm>
-#include <cctype>
 
+#include "common/contained_path.hpp"
 #include "common/printable.hpp"
 #include "onnx/data_types.hpp"
 #include "onnx/validator.hpp"
@@ -23,22 +23,6 @@ std::optional<std::uint64_t> decimal_value(std::string_view s) {
   for (const char c : s) v = v * 10 + static_cast<unsigned>(c - '0');
   if (v > UINT64_MAX) return std::nullopt;
   return static_cast<std::uint64_t>(v);
-}
-
-// Why an external_data location may lead outside the model's directory, or nothing.
-std::optional<std::string> unsafe_location(std::string_view loc) {
-  if (loc.empty()) return "is empty";
-  if (loc.find('\0') != std::string_view::npos) return "holds a NUL byte";
-  if (loc.find('\\') != std::string_view::npos) return "holds a backslash";
-  if (loc.front() == '/') return "is an absolute path";
-  if (loc.size() >= 2 && std::isalpha(static_cast<unsigned char>(loc[0])) && loc[1] == ':') return "starts with a drive letter";
-  std::size_t start = 0;
-  while (start <= loc.size()) {
-    const std::size_t slash = std::min(loc.find('/', start), loc.size());
-    if (loc.substr(start, slash - start) == "..") return "has a .. component";
-    start = slash + 1;
-  }
-  return std::nullopt;
 }
 
 // The bytes `elements` elements of `t` take (sub-byte types packed, the last byte padded).
@@ -91,9 +75,9 @@ void OnnxValidator::tensor_done() {
     data = "external";
     if (!t.location) {
       findings_.add(Rule::ox_external_location, "external data without a location: it names no file", t.pos, name);
-    } else if (const auto why = unsafe_location(*t.location)) {
-      findings_.add(Rule::ox_external_location, "external data location " + quoted(*t.location) + " " + *why +
-                                                    ": onnx would read a file outside the model's directory", t.pos, name);
+    } else if (const auto why = escapes_directory(*t.location)) {
+      findings_.add(Rule::ox_external_location, "external data location " + quoted(*t.location) + ": " + std::string(*why) +
+                                                    "; onnx would read a file outside the model's directory", t.pos, name);
     } else if (const std::string file = t.location->substr(0, kMaxListedName);
                external_files_.size() < limits_.onnx.max_listed_values && !external_files_.contains(file) &&
                take_listed(2 * (sizeof file + file.size()))) {

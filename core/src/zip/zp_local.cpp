@@ -3,6 +3,7 @@
 // the data: bit 3).
 #include <string>
 
+#include "common/contained_path.hpp"
 #include "common/printable.hpp"
 #include "zip/records.hpp"
 #include "zip/validator.hpp"
@@ -10,26 +11,9 @@
 namespace tensorgate::detail::zip {
 
 void ZipValidator::check_name(std::string_view name, std::uint64_t at, std::string_view where) {
-  std::string why;
-  if (name.empty()) why = "an empty name";
-  else if (name[0] == '/' || name[0] == '\\') why = "an absolute path";
-  else if (name.size() >= 2 && name[1] == ':' && ((name[0] | 0x20) >= 'a' && (name[0] | 0x20) <= 'z')) why = "a drive letter";
-  else if (name.find('\\') != std::string_view::npos) why = "a backslash";
-  else if (name.find('\0') != std::string_view::npos) why = "a NUL byte";
-  else {
-    for (std::size_t at_c = 0; at_c <= name.size();) {
-      const std::size_t slash = name.find('/', at_c);
-      const std::string_view c = name.substr(at_c, slash == std::string_view::npos ? std::string_view::npos : slash - at_c);
-      if (c == "..") {
-        why = "a .. component";
-        break;
-      }
-      if (slash == std::string_view::npos) break;
-      at_c = slash + 1;
-    }
-  }
-  if (!why.empty())
-    add(Rule::zp_unsafe_name, std::string(where) + " at byte " + std::to_string(at) + " names " + quoted(name, 80) + ": " + why, at);
+  if (const auto why = escapes_directory(name))
+    add(Rule::zp_unsafe_name, std::string(where) + " at byte " + std::to_string(at) + " names " + quoted(name, 80) + ": " +
+                                  std::string(*why), at);
 }
 
 // Extra fields: (id, size, data) records that fill the field exactly. The zip64 one (id 1)
