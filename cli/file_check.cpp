@@ -1,6 +1,8 @@
 #include "file_check.hpp"
 
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,7 +17,8 @@ namespace {
 
 std::string with_errno(const std::string& what) { return what + ": " + std::strerror(errno); }
 
-// A local file or standard input: read(2) in order; a regular file's size from fstat.
+// A local file or standard input: read(2) in order; a regular file's size from fstat, a block
+// device's from BLKGETSIZE64.
 class FdSource final : public InputSource {
  public:
   FdSource(int fd, bool owned) : fd_(fd), owned_(owned) {}
@@ -30,10 +33,11 @@ class FdSource final : public InputSource {
   void set_device() { device_ = true; }
 
   std::optional<std::uint64_t> size() const override { return size_; }
-  // A device (/dev/zero, /dev/urandom, a disk) may never end and has no writer to cut off: read
-  // only until the verdict is final. A pipe is read to its end, so that a writer such as
-  // `tee` is not cut off.
+  // A character device (/dev/zero, /dev/urandom, a terminal) may never end and has no writer to
+  // cut off: read only until the verdict is final, and at most Limits::max_device_bytes. A pipe
+  // is read to its end, so that a writer such as `tee` is not cut off.
   bool stop_when_final() const override { return device_; }
+  bool may_never_end() const override { return device_; }
 
   SourceRead read(std::span<std::byte> out, std::uint64_t) override {
     for (;;) {
@@ -66,7 +70,13 @@ CheckedFile check_file(const std::string& path, const Limits& limits, FormatChoi
   if (::fstat(source.fd(), &st) != 0) return CheckedFile{path, std::nullopt, with_errno("cannot stat")};
   if (S_ISDIR(st.st_mode)) return CheckedFile{path, std::nullopt, "is a directory"};
   if (S_ISREG(st.st_mode)) source.set_size(static_cast<std::uint64_t>(st.st_size));
-  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) source.set_device();
+  // A block device (a disk, a partition) has a size and ends; a character device may not.
+  std::uint64_t device_bytes = 0;
+  if (S_ISBLK(st.st_mode) && ::ioctl(source.fd(), BLKGETSIZE64, &device_bytes) == 0) {
+    source.set_size(device_bytes);
+  } else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+    source.set_device();
+  }
   // A header's buffer on huge pages from its first byte: the bytes are the file's, and no
   // client can make this process hold memory for a header it only declares.
   Limits local = limits;

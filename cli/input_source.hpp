@@ -38,6 +38,11 @@ class InputSource {
   // Whether to stop at a final (invalid) verdict when the size is unknown, rather than read the
   // rest only to count it: yes for a network stream, no for a pipe (its writer would be cut off).
   virtual bool stop_when_final() const { return false; }
+
+  // Whether the bytes may never end (a character device: /dev/urandom, a terminal): then at most
+  // Limits::max_device_bytes are read while the verdict is not final. A pipe's writer and a
+  // server end what they send.
+  virtual bool may_never_end() const { return false; }
 };
 
 }  // namespace tensorgate::cli

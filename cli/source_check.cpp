@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 
 #include "tensorgate/validator.hpp"
 
@@ -63,6 +65,19 @@ std::size_t room_for(std::uint64_t wanted, bool size_known) {
   return size_known ? static_cast<std::size_t>(std::min<std::uint64_t>(wanted, SIZE_MAX)) : kChunk;
 }
 
+// A device still valid so far after Limits::max_device_bytes: what is established, and no verdict.
+CheckedFile device_cut_off(const Validator& validator, const std::string& path, std::uint64_t consumed) {
+  Report report = validator.snapshot();
+  report.valid = false;
+  report.canonical.reset();
+  report.aborted = Aborted{"device-bytes",
+                           "read " + std::to_string(consumed) +
+                               " bytes of a device, which has no size and may never end, and the verdict is not final "
+                               "(a device is read at most Limits::max_device_bytes)",
+                           AbortKind::limit};
+  return CheckedFile{path, std::move(report), std::nullopt};
+}
+
 }  // namespace
 
 CheckedFile check_source(InputSource& source, const std::string& path, std::string_view name,
@@ -108,6 +123,7 @@ CheckedFile check_source(InputSource& source, const std::string& path, std::stri
     if (p == Progress::aborted) break;
     // The verdict is final and the rest could only be counted: what is established so far.
     if (p == Progress::invalid && !size && source.stop_when_final()) return CheckedFile{path, validator->snapshot(), std::nullopt};
+    if (!size && source.may_never_end() && consumed >= limits.max_device_bytes) return device_cut_off(*validator, path, consumed);
   }
   buffer.release();  // before the canonical check and the report, which take its pages again
   return CheckedFile{path, validator->finish(), std::nullopt};

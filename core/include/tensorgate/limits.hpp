@@ -204,6 +204,12 @@ struct Limits {
   std::uint32_t max_findings = 1000;
   // safetensors: the hub clients refuse headers above this (warning STW.large-header).
   std::uint64_t large_header_warning = 25'000'000;
+  // Bytes read from a character device (/dev/urandom, a terminal) while the verdict is not final.
+  // Such a device has no size and may never end, and bytes that stay valid so far (a tar's zero
+  // blocks, a pickle argument declaring 2^60 bytes) would be read forever; past this the check
+  // stops with Report::aborted, limit "device-bytes". Files, pipes and block devices are read to
+  // their end, and no model is read from a character device.
+  std::uint64_t max_device_bytes = 1ull << 30;
 
   // --- GGUF (rules GG1-GG5) --------------------------------------------------------------------
   GgufLimits gguf{};
