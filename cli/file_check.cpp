@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "external_data.hpp"
 #include "input_source.hpp"
 #include "source_check.hpp"
 
@@ -81,7 +82,10 @@ CheckedFile check_file(const std::string& path, const Limits& limits, FormatChoi
   // client can make this process hold memory for a header it only declares.
   Limits local = limits;
   local.header_huge_pages_after = 0;
-  return check_source(source, path, stdin_input ? std::string_view() : std::string_view(path), local, format, budget);
+  CheckedFile checked = check_source(source, path, stdin_input ? std::string_view() : std::string_view(path), local, format, budget);
+  // An ONNX model's external data files beside it (standard input has no directory to look in).
+  if (checked.report && !stdin_input) check_external_data(*checked.report, path, limits);
+  return checked;
 }
 
 }  // namespace tensorgate::cli

@@ -23,6 +23,21 @@ std::optional<std::string> read_small(const fs::path& path, std::uint64_t limit,
   return text;
 }
 
+// The ONNX models of the directory's onnx/ folder (transformers.js's layout), by content; the
+// walk checks each as a file of its own.
+std::vector<std::string> onnx_folder_models(const fs::path& dir) {
+  std::vector<std::string> models;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir / "onnx", ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (!it->is_regular_file(type_ec)) continue;
+    const auto kind = sniff_file(it->path());
+    if (kind && kind->format == Format::onnx) models.push_back("onnx/" + it->path().filename().string());
+  }
+  std::sort(models.begin(), models.end());
+  return models;
+}
+
 }  // namespace
 
 void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out,
@@ -64,6 +79,7 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
     add_weights(md, name, checked, kind.format);
     out.push_back(std::move(checked));
   }
+  md.onnx_folder_models = onnx_folder_models(dir);
   for (const std::string& rel : nested_template_files(dir)) {
     std::string error;
     const std::string path = (fs::path(dir) / rel).string();

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <string>
 
+#include "stream_check.hpp"
+#include "tensorgate/detect.hpp"
 #include "tensorgate/onnx.hpp"
 #include "tensorgate/report_writers.hpp"
 #include "tensorgate/validator.hpp"
@@ -51,6 +53,30 @@ std::string external(std::string_view location, std::string extra = {}) {
   return field_len(13, field_len(1, "location") + field_len(2, location)) + extra + field_varint(14, 1);
 }
 
+TEST(Onnx, RecognisedByItsFirstFieldsWhateverTheName) {
+  for (const char* name : {"add.onnx", "linear.onnx", "typed_data.onnx", "if_subgraph.onnx", "external.onnx"}) {
+    const std::string bytes = fixture(name);
+    EXPECT_EQ(tensorgate::detect_kind(bytes).format, tensorgate::Format::onnx) << name;
+    const Report r = tgtest::check_detected("model.bin", bytes);  // in every split of the input
+    EXPECT_EQ(r.format, tensorgate::Format::onnx) << name;
+    EXPECT_EQ(tgtest::warnings_of(r), "FK.extension") << name;
+    EXPECT_EQ(tgtest::errors_of(r), "") << name;
+  }
+  // A model from a newer onnx is still ONNX, and its IR version is the finding.
+  const Report newer = tgtest::check_detected("m.onnx", model("", 15));
+  EXPECT_EQ(newer.format, tensorgate::Format::onnx);
+  EXPECT_EQ(tgtest::errors_of(newer), "OX.ir-version");
+  // A start that breaks after the second field is an ONNX file with a wire finding.
+  EXPECT_EQ(tgtest::errors_of(tgtest::check_detected("m.onnx", field_varint(1, 8) + field_len(2, "x") + "\xff")), "OX.wire");
+  // Near misses stay unknown: ir_version 0, a first field of another wire type, a second field
+  // ModelProto does not have, or of the wrong wire type; and two bytes that end the input.
+  for (const std::string& bytes : {field_varint(1, 0) + field_len(2, "producer-name"), field_len(1, "abcdefghijk"),
+                                  field_varint(1, 8) + field_varint(9, 1) + "0123456789",
+                                  field_varint(1, 8) + field_varint(2, 1) + "0123456789", std::string("\x08\x08")}) {
+    EXPECT_NE(tensorgate::detect_kind(bytes).format, tensorgate::Format::onnx) << bytes;
+  }
+}
+
 TEST(Onnx, ModelsTheRealWriterMadePassWithTheirSummary) {
   for (const char* name : {"add.onnx", "linear.onnx", "typed_data.onnx", "if_subgraph.onnx", "external.onnx"}) {
     const std::string bytes = fixture(name);
@@ -80,7 +106,9 @@ TEST(Onnx, ModelsTheRealWriterMadePassWithTheirSummary) {
   EXPECT_EQ(cond.nodes, 3u);
   const Report ext_report = check(fixture("external.onnx"));
   const OnnxSummary& ext = *ext_report.summary.get<OnnxSummary>();
-  EXPECT_EQ(ext.external_files, std::vector<std::string>{"external.onnx.data"});
+  ASSERT_EQ(ext.external_files.size(), 1u);
+  EXPECT_EQ(ext.external_files[0].location, "external.onnx.data");
+  EXPECT_EQ(ext.external_files[0].bytes_needed, 60u);  // the file onnx wrote holds exactly that
   EXPECT_EQ(ext.initializers[0].data, "external");
   const Report typed_report = check(fixture("typed_data.onnx"));
   const OnnxSummary& typed = *typed_report.summary.get<OnnxSummary>();

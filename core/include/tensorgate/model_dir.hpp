@@ -78,6 +78,9 @@ struct ModelDirectory {
   std::vector<GgufFileFacts> gguf;         // every GGUF file, validated, for the split-set checks
   std::vector<ChatTemplateFileReport> chat_templates;  // the files chat_template_file_kind() names
   std::vector<OtherFile> other_files;      // the files that are no weights (nor chat templates)
+  // The ONNX models of its onnx/ folder ("onnx/model.onnx", ...), each checked as a file of its
+  // own: transformers.js keeps a model's weights there, beside the config at the top.
+  std::vector<std::string> onnx_folder_models;
 };
 
 // A split GGUF set as one model: its totals over the shards present.
@@ -108,7 +111,7 @@ struct DirectorySummary {
   std::uint64_t shard_count = 0;
   std::uint64_t weight_map_size = 0;
   std::vector<std::string> files;
-  std::string weights_format;          // of the files that make the model: "safetensors", "pickle", "zip", "gguf" or ""
+  std::string weights_format;          // of the files that make the model: "safetensors", "pickle", "zip", "gguf", "onnx" or ""
   std::vector<OtherFile> other_files;  // the files that are no weights, by name
   std::vector<SplitSetSummary> split_sets;
   std::vector<DirectoryTemplate> chat_templates;

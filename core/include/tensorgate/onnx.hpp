@@ -3,8 +3,10 @@
 // wire reader, its graphs, subgraphs, functions and training graphs; the summary a model gets,
 // and the push validator. Tensor data is counted, never held.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tensorgate/limits.hpp"
@@ -14,6 +16,7 @@
 namespace tensorgate {
 
 class Validator;
+struct Report;
 
 struct OnnxOpset {
   std::string domain;  // "" is the default domain (ai.onnx)
@@ -37,6 +40,13 @@ struct OnnxTensor {
   std::uint64_t bytes = 0;  // of its data, as stored
   std::string data;         // "raw", "typed", "external", "none"
   std::string location;     // external: the file, as written
+};
+
+// A file the model's external data names (a relative path inside the model's directory).
+struct OnnxExternalFile {
+  std::string location;             // as written
+  std::uint64_t bytes_needed = 0;   // the largest offset + length a tensor reads from it
+  std::string farthest_tensor;      // the tensor that reads that far
 };
 
 struct OnnxOpCount {
@@ -66,10 +76,26 @@ struct OnnxSummary {
   std::uint64_t initializers_not_listed = 0;
   std::uint64_t parameters = 0, bytes = 0;  // the initializers'
   std::vector<OnnxDtypeTotals> by_dtype;
-  std::vector<std::string> external_files;  // distinct locations, in first-seen order
+  std::vector<OnnxExternalFile> external_files;  // distinct locations, in first-seen order
+  std::uint64_t external_files_not_listed = 0;
 };
 // How the reports write it (core/src/onnx/report_json.cpp and report_text.cpp; tensorgate/summary.hpp).
 const SummaryOps& summary_ops(const OnnxSummary*);
+
+// What the face that has the files (the CLI) finds at an external data location, looked up in
+// the model's directory without following a symbolic link at any component.
+struct ExternalFileFacts {
+  enum class Kind : unsigned char { regular, missing, not_regular, symlink };
+  Kind kind = Kind::missing;
+  std::uint64_t size = 0;   // a regular file's
+  std::uint64_t links = 1;  // a regular file's names (hard links)
+};
+using ExternalFileLookup = std::function<ExternalFileFacts(std::string_view location)>;
+
+// OX.external-missing, OX.external-link and OX.external-short for an ONNX report's external
+// files as `lookup` finds them, added within Limits::max_findings (an error makes the report
+// invalid). Reports of other formats, and aborted ones, are left as they are.
+void check_external_files(Report& report, const ExternalFileLookup& lookup, const Limits& limits = {});
 
 std::unique_ptr<Validator> make_onnx_validator(const Limits& limits = {}, MemoryBudget* budget = nullptr);
 

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "onnx/content_probe.hpp"
 #include "pickle/opcodes.hpp"
 #include "pickle/scanner.hpp"
 #include "tar/tar_header.hpp"
@@ -86,6 +87,11 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
     case Verdict::yes: return Classification{Format::pickle, {}, {}};
     case Verdict::undecided: return std::nullopt;
     case Verdict::no: break;
+  }
+  switch (onnx::probe_model(prefix, complete)) {
+    case onnx::ProbeVerdict::yes: return Classification{Format::onnx, {}, {}};
+    case onnx::ProbeVerdict::undecided: return std::nullopt;
+    case onnx::ProbeVerdict::no: break;
   }
   // PROTO 2 or above and an opcode: a pickle that breaks early (the PK rules say how: an
   // unknown opcode, an underflow, a protocol above 5). No opcode is 0, so a safetensors length

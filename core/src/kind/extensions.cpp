@@ -29,6 +29,7 @@ constexpr Extension kExtensions[] = {
     {".npy", {Format::npy}, 1},
     {".npz", {Format::zip}, 1},
     {".tar", {Format::tar}, 1},
+    {".onnx", {Format::onnx}, 1},
 };
 
 const Extension* extension_of(std::string_view name) {

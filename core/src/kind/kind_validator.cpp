@@ -24,7 +24,7 @@ class KindValidator final : public Validator {
       }
       case Format::empty: findings_.add(Rule::fk_empty, "the file is empty (0 bytes): no model format is", 0); break;
       default:
-        findings_.add(Rule::fk_unknown, "the content is no model format (safetensors, GGUF, pickle, zip, NumPy .npy, tar): it looks like " +
+        findings_.add(Rule::fk_unknown, "the content is no model format (safetensors, GGUF, pickle, zip, NumPy .npy, tar, ONNX): it looks like " +
                                             c.looks_like, 0);
     }
   }

@@ -1,7 +1,8 @@
 // MD.no-weights, MD.invalid-file, MD.config-missing's scope, and which files make the model:
 // safetensors first (model.safetensors.index.json, or model.safetensors), then torch
 // checkpoints (pytorch_model.bin.index.json, pytorch_model.bin, or the checkpoints of a
-// directory that holds nothing else), then GGUF files.
+// directory that holds nothing else), then GGUF files, then ONNX models; a directory whose
+// models are in its onnx/ folder (transformers.js) has weights, checked file by file.
 #include <algorithm>
 
 #include "modeldir/dir_context.hpp"
@@ -14,6 +15,7 @@ bool any(const ModelDirectory& dir, bool (*pred)(Format)) {
 }
 bool is_safetensors(Format f) { return f == Format::safetensors; }
 bool is_gguf(Format f) { return f == Format::gguf; }
+bool is_onnx(Format f) { return f == Format::onnx; }
 
 }  // namespace
 
@@ -50,10 +52,13 @@ void check_weights(DirContext& ctx) {
   } else if (any(dir, is_gguf) && !any(dir, is_safetensors)) {
     for (const auto& f : dir.weights)  // GGUF files only
       if (is_gguf(f.format)) ctx.model_files.push_back(&f);
-  } else {
+  } else if (any(dir, is_onnx) && !any(dir, is_safetensors)) {
+    for (const auto& f : dir.weights)  // ONNX models, and no other weights that make a model
+      if (is_onnx(f.format)) ctx.model_files.push_back(&f);
+  } else if (dir.onnx_folder_models.empty()) {
     ctx.add(Rule::md_no_weights, "none of model.safetensors, model.safetensors.index.json, pytorch_model.bin, "
-                                 "pytorch_model.bin.index.json is present, and the directory is not of GGUF files or "
-                                 "torch checkpoints only");
+                                 "pytorch_model.bin.index.json is present, the directory is not of GGUF files, "
+                                 "torch checkpoints or ONNX models only, and its onnx/ folder holds no ONNX model");
   }
 }
 

@@ -1,7 +1,9 @@
 // A torch checkpoint as the cross-file checks see it: the tensors its pickle's state dict
 // rebuilds (a legacy pickle stream, or a PyTorch archive's data.pkl), with their dtypes,
-// shapes and byte sizes. A GGUF file or any other kind: the verdict only.
+// shapes and byte sizes; an ONNX model: its initializers as listed. A GGUF file or any other
+// kind: the verdict only.
 #include "modeldir/dir_context.hpp"
+#include "tensorgate/onnx.hpp"
 #include "tensorgate/zip.hpp"
 
 namespace tensorgate::detail {
@@ -11,6 +13,11 @@ FileInventory checkpoint_inventory(std::string name, const Report& report) {
   inv.name = std::move(name);
   inv.valid = report.valid;
   inv.format = report.format;
+  if (const OnnxSummary* onnx = report.summary.get<OnnxSummary>()) {
+    inv.tensors.reserve(onnx->initializers.size());
+    for (const OnnxTensor& t : onnx->initializers) inv.tensors.push_back(InventoryTensor{t.name, t.dtype, t.shape, t.bytes});
+    return inv;
+  }
   const PickleSummary* state = torch_state(report.summary);
   if (!state) return inv;
   inv.tensors.reserve(state->tensors.size());

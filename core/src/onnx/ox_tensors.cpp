@@ -73,17 +73,6 @@ void OnnxValidator::tensor_done() {
   std::uint64_t stored = 0;
   if (external) {
     data = "external";
-    if (!t.location) {
-      findings_.add(Rule::ox_external_location, "external data without a location: it names no file", t.pos, name);
-    } else if (const auto why = escapes_directory(*t.location)) {
-      findings_.add(Rule::ox_external_location, "external data location " + quoted(*t.location) + ": " + std::string(*why) +
-                                                    "; onnx would read a file outside the model's directory", t.pos, name);
-    } else if (const std::string file = t.location->substr(0, kMaxListedName);
-               external_files_.size() < limits_.onnx.max_listed_values && !external_files_.contains(file) &&
-               take_listed(2 * (sizeof file + file.size()))) {
-      external_files_.insert(file);
-      summary_.external_files.push_back(file);
-    }
     for (const auto& [field, value] : {std::pair{"offset", &t.offset}, std::pair{"length", &t.length}})
       if (*value && !is_decimal(**value))
         findings_.add(Rule::ox_external_field, std::string("external data ") + field + " " + quoted(**value) +
@@ -94,6 +83,20 @@ void OnnxValidator::tensor_done() {
       findings_.add(Rule::ox_tensor_size, "external data length " + std::to_string(*length) + " bytes for " +
                                               count_text(t.elements) + " " + std::string(type->name) + " elements (" +
                                               count_text(bytes_of(*type, t.elements)) + " bytes)", t.pos, name);
+    if (!t.location) {
+      findings_.add(Rule::ox_external_location, "external data without a location: it names no file", t.pos, name);
+    } else if (const auto why = escapes_directory(*t.location)) {
+      findings_.add(Rule::ox_external_location, "external data location " + quoted(*t.location) + ": " + std::string(*why) +
+                                                    "; onnx would read a file outside the model's directory", t.pos, name);
+    } else {
+      // What the file must hold: onnx reads `length` bytes from `offset`, or without a length the
+      // tensor's own size (it reads to the end of the file and then checks that size).
+      const std::optional<std::uint64_t> offset = t.offset ? decimal_value(*t.offset) : std::uint64_t{0};
+      const std::optional<uint128> size = length ? std::optional<uint128>(*length)
+                                          : type && type->bits && shape_ok ? std::optional<uint128>(bytes_of(*type, t.elements))
+                                                                           : std::nullopt;
+      note_external_file(*t.location, offset ? uint128{*offset} + size.value_or(0) : uint128{0});
+    }
   } else if (t.has_raw) {
     data = "raw";
     stored = t.raw_bytes;
@@ -127,6 +130,28 @@ void OnnxValidator::tensor_done() {
     if (type->bits) stored = static_cast<std::uint64_t>(bytes_of(*type, t.elements));
   }
   if (t.kind == initializer) list_initializer(shape_ok ? static_cast<std::uint64_t>(t.elements) : 0, stored, data);
+}
+
+// A file external data names, once, with the most bytes any tensor reads from it (tracked within
+// Limits::onnx.max_listed_tensors files and the summary's byte bound; past them it is counted).
+void OnnxValidator::note_external_file(std::string_view location, uint128 reach) {
+  const std::string file(location.substr(0, kMaxListedName));
+  const std::uint64_t needed = reach > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(reach);
+  if (const auto known = external_files_.find(file); known != external_files_.end()) {
+    OnnxExternalFile& f = summary_.external_files[known->second];
+    if (needed > f.bytes_needed) {
+      f.bytes_needed = needed;
+      f.farthest_tensor = tensor_.name.substr(0, kMaxListedName);
+    }
+    return;
+  }
+  if (external_files_.size() >= limits_.onnx.max_listed_tensors ||
+      !take_listed(2 * (sizeof file + file.size()) + std::min(tensor_.name.size(), kMaxListedName))) {
+    ++summary_.external_files_not_listed;
+    return;
+  }
+  external_files_.emplace(file, summary_.external_files.size());
+  summary_.external_files.push_back(OnnxExternalFile{file, needed, tensor_.name.substr(0, kMaxListedName)});
 }
 
 void OnnxValidator::list_initializer(std::uint64_t elements, std::uint64_t bytes, std::string_view data) {

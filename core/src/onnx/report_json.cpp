@@ -77,7 +77,7 @@ Steps write_onnx_summary(StepContext& c, const OnnxSummary& s, const ReportOptio
   }
   w.key("external_files");
   w.begin_array();
-  for (const std::string& f : s.external_files) w.string(f);
+  for (const OnnxExternalFile& f : s.external_files) w.string(f.location);
   w.end_array();
   w.end_object();
 }

@@ -14,7 +14,7 @@ std::string onnx_text_facts(const OnnxSummary& s) {
   std::string dtypes;
   for (const OnnxDtypeTotals& d : s.by_dtype) dtypes += (dtypes.empty() ? "" : " ") + d.dtype;
   if (!dtypes.empty()) line += " (" + dtypes + ")";
-  if (!s.external_files.empty()) line += ", " + plural(s.external_files.size(), "external file");
+  if (const std::uint64_t files = s.external_files.size() + s.external_files_not_listed) line += ", " + plural(files, "external file");
   return line;
 }
 

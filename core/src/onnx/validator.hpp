@@ -75,6 +75,7 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
   // ox_tensors.cpp: a tensor's fields and its checks when it ends.
   void tensor_value(std::uint32_t field, std::uint64_t value);
   void external_entry_done();
+  void note_external_file(std::string_view location, uint128 reach);
   void tensor_done();
   void list_initializer(std::uint64_t elements, std::uint64_t bytes, std::string_view data);
 
@@ -106,7 +107,8 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
   bool dim_listed_ = false;          // the main input's or output's dimension being read is listed
   std::uint64_t listed_bytes_ = 0;   // held by the summary's lists (kMaxListedBytes)
   boost::unordered_flat_map<std::string, std::size_t> op_index_;  // "domain\0op_type" -> summary.ops
-  boost::unordered_flat_set<std::string> warned_domains_, external_files_;
+  boost::unordered_flat_set<std::string> warned_domains_;
+  boost::unordered_flat_map<std::string, std::size_t> external_files_;  // location -> summary.external_files
   OnnxSummary summary_;
 };
 
