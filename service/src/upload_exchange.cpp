@@ -31,7 +31,8 @@ void UploadExchange<Stream>::start(HeadParser& head, std::string_view query) {
   if (!slot_.take(ctx_)) return session_.answer_problem(Problem::over_capacity);
   const bool wants_continue = expects_continue(req);
   upload_ = std::make_unique<Upload>(ctx_, std::move(q.options), length ? std::optional(*length) : std::nullopt);
-  parser_.emplace(std::move(head), upload_.get());
+  if (upload_->options().digest) digest_.emplace(&ctx_.budget, cfg_.read_buffer_bytes);
+  parser_.emplace(std::move(head), this);
   parser_->on_chunk_header(count_chunk_);
   session_.buffer().reserve(cfg_.read_buffer_bytes);  // full-size reads (a fresh flat_buffer reads 512 B)
   rate_.emplace(cfg_.min_body_rate_bytes_per_second, cfg_.min_body_rate_window);
@@ -44,7 +45,7 @@ void UploadExchange<Stream>::read() {
   if (parser_->is_done()) return finish();
   // An idle deadline per read, never one for the whole upload: a 50 GB body takes minutes.
   session_.set_deadline(cfg_.body_idle_timeout);
-  if (UploadDigest* d = upload_->digest(); d && (d->wants_attach() || d->attached())) return read_in_place(*d);
+  if (digest_ && (digest_->wants_attach() || digest_->attached())) return read_in_place(*digest_);
   http::async_read_some(session_.stream(), session_.buffer(), *parser_, resume(&UploadExchange::on_read));
 }
 
@@ -68,17 +69,29 @@ void UploadExchange<Stream>::read_in_place(UploadDigest& d) {
 // buffer. At most read-buffer-bytes (a chunked body's bound, or what attach() took): it fits.
 template <class Stream>
 void UploadExchange<Stream>::detach_body_reads() {
-  UploadDigest* d = upload_->digest();
   block_read_.reset();
-  if (!d || !d->attached()) return;
-  const std::span<const char> rest = d->unparsed();
+  if (!digest_ || !digest_->attached()) return;
+  const std::span<const char> rest = digest_->unparsed();
   beast::flat_buffer& buffer = session_.buffer();
   if (rest.size() > buffer.max_size() - buffer.size()) {
     session_.record().body_pending = true;  // cannot keep them: close after answering
   } else {
     buffer.commit(net::buffer_copy(buffer.prepare(rest.size()), net::buffer(rest.data(), rest.size())));
   }
-  d->consume(rest.size());
+  digest_->consume(rest.size());
+}
+
+template <class Stream>
+bool UploadExchange<Stream>::put(const void* data, std::size_t size) {
+  if (!upload_->receive(size)) return false;
+  if (!header_on_worker_.empty() || upload_->completes_heavy_step(size))
+    header_on_worker_.append(static_cast<const char*>(data), size);
+  else
+    upload_->feed(data, size);
+  // The digest last: reading in place, it may move the piece down within the block this
+  // exchange reads into (upload_digest.hpp, "Read in place").
+  if (digest_) digest_->put(data, size);
+  return true;
 }
 
 // A read's errors end the exchange (answered, or aborted without an answer: either returns at
@@ -99,7 +112,7 @@ void UploadExchange<Stream>::on_read(error_code ec, std::size_t) {
 
 template <class Stream>
 void UploadExchange<Stream>::advance() {
-  if (upload_->has_pending()) return parse_header_on_worker();
+  if (!header_on_worker_.empty()) return parse_header_on_worker();
   // An early answer gives no digest: an invalid upload does not wait for one.
   if (upload_->progress() != Progress::invalid && waits_for_digest()) return;
   if (parser_->is_done()) return finish();
@@ -110,12 +123,16 @@ void UploadExchange<Stream>::advance() {
 }
 
 // A large header is complete: its parse runs on a worker, against its CPU deadline, and the
-// upload goes on from there.
+// upload goes on from there. Nothing else touches the exchange meanwhile: no read is pending,
+// and the session ends an exchange only from its completions (this one keeps it alive).
 template <class Stream>
 void UploadExchange<Stream>::parse_header_on_worker() {
-  Upload* upload = upload_.get();
-  ctx_.offload([upload] { upload->feed_pending(); }, session_.stream().get_executor(),
-               resume(&UploadExchange::advance));
+  ctx_.offload(
+      [this] {
+        upload_->feed_heavy(header_on_worker_);
+        header_on_worker_ = std::string();  // its memory goes back at once (clear() would keep it)
+      },
+      session_.stream().get_executor(), resume(&UploadExchange::advance));
 }
 
 // Whether the chunks so far average fewer bytes than the minimum (after the free ones).
@@ -132,11 +149,10 @@ bool UploadExchange<Stream>::chunks_too_small() const {
 // exchange leaves the job to finish alone).
 template <class Stream>
 bool UploadExchange<Stream>::waits_for_digest() {
-  UploadDigest* d = upload_->digest();
-  if (!d) return false;
-  const bool room = d->ready_for_more();
-  if (d->job_ready()) start_digest_job();
-  if (room && !(parser_->is_done() && d->busy())) return false;
+  if (!digest_) return false;
+  const bool room = digest_->ready_for_more();
+  if (digest_->job_ready()) start_digest_job();
+  if (room && !(parser_->is_done() && digest_->busy())) return false;
   waiting_for_digest_ = true;
   return true;
 }
@@ -151,7 +167,7 @@ void UploadExchange<Stream>::start_digest_job() {
         if (UploadExchange* e = self->template exchange_if<UploadExchange>(epoch)) e->resume_after_digest();
     });
   };
-  ctx_.offload(upload_->digest()->take_job(std::move(freed)), session_.stream().get_executor(),
+  ctx_.offload(digest_->take_job(std::move(freed)), session_.stream().get_executor(),
                resume(&UploadExchange::resume_after_digest));
 }
 
@@ -198,7 +214,8 @@ void UploadExchange<Stream>::answer_report(Report report, bool complete) {
   record_validation(ctx_, record, report);
   const bool valid = report.valid;
   UploadFacts facts{record.id, upload_->options(), upload_->bytes_received(), complete,
-                    complete ? upload_->sha256_hex() : std::nullopt, cfg_.max_report_tensors, cfg_.max_report_metadata};
+                    complete && digest_ ? std::optional(digest_->finish()) : std::nullopt, cfg_.max_report_tensors,
+                    cfg_.max_report_metadata};
   auto body = std::make_unique<UploadReport>(std::move(facts), std::move(report));
   session_.hold_anyway(kWholeReportBytes);  // what start() writes before a byte is sent
   if (body->start(kWholeReportBytes)) {

@@ -1,12 +1,17 @@
 #pragma once
 // POST|PUT /v1/validate: one upload streamed into its validator (docs/architecture.md,
 // "service/"). The exchange owns everything of the upload: the Upload (validator, counts), its
-// parser, the slot it takes, the digest's reads into its blocks, the chunk count and the
-// minimum-rate window. The session (the transport) starts it, asks it for the bytes received,
-// and writes the answers it gives.
+// parser, whose body reader hands every piece to put() below, the slot it takes, the digest and
+// the reads into its blocks, the chunk count and the minimum-rate window. The session (the
+// transport) starts it, asks it for the bytes received, and writes the answers it gives.
 //
-// After each read the exchange goes on with the next step of the upload: a large header's parse
-// on a worker, a wait for the digest's worker, the answer, or the next read. Completions from
+// A piece goes to the validator at once, unless it completes a heavy step (a large header's
+// parse): then it and the pieces after it in the same read wait in the exchange, which runs
+// their feed on a worker before it reads on ("header on a worker"). Every piece then goes to the
+// digest.
+//
+// After each read the exchange goes on with the next step of the upload: the header on a
+// worker, a wait for the digest's worker, the answer, or the next read. Completions from
 // workers come back through the session (Session::exchange_if) and find the exchange only while
 // it is the session's current one.
 #include <cstdint>
@@ -21,6 +26,7 @@
 #include "rate_window.hpp"
 #include "upload.hpp"
 #include "upload_body.hpp"
+#include "upload_digest.hpp"
 #include "upload_slot.hpp"
 
 namespace tensorgate::service {
@@ -45,8 +51,12 @@ class UploadExchange {
   // The upload passed its checks: it took a slot and the full-size read buffer.
   bool admitted() const { return upload_ != nullptr; }
 
+  // One piece of the body, from the parser's body reader. False when the body goes past
+  // max_body_bytes.
+  bool put(const void* data, std::size_t size);
+
  private:
-  using Parser = http::request_parser<UploadBody>;
+  using Parser = http::request_parser<UploadBody<UploadExchange>>;
   // Reports up to this size are answered whole; larger ones are streamed (piece_body.hpp).
   static constexpr std::size_t kWholeReportBytes = 1 << 20;
 
@@ -78,7 +88,11 @@ class UploadExchange {
   const ServiceConfig& cfg_;
   const std::uint64_t epoch_;
   UploadSlot slot_;
-  std::unique_ptr<Upload> upload_;  // outlives parser_, whose reader points to it
+  std::unique_ptr<Upload> upload_;
+  // The piece that completes a large header and the pieces after it in the same read (at most
+  // read-buffer-bytes): fed on a worker before the next read.
+  std::string header_on_worker_;
+  std::optional<UploadDigest> digest_;  // when asked for (?digest)
   std::optional<Parser> parser_;
   std::optional<BlockReadBuffer> block_read_;  // a body read into the digest's blocks
   bool waiting_for_digest_ = false;  // reading paused until the digest job frees a block or ends
