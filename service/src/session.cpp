@@ -9,7 +9,6 @@
 
 namespace tensorgate::service {
 
-
 // A header is read into a small buffer; the full read buffer is reserved only for request bodies
 // (upload_exchange.cpp, check_model_exchange.cpp), so a thousand idle connections stay cheap.
 inline constexpr std::size_t kHeaderReadBytes = 4096;
@@ -160,8 +159,6 @@ void Session<Stream>::handle_request() {
   answer(req.method() == http::verb::head ? without_body(std::move(res)) : std::move(res));
 }
 
-
-
 template <class Stream>
 std::optional<Problem> Session<Stream>::refuse_body() {
   if (const auto p = check_expect(head_->get())) return p;
@@ -212,8 +209,7 @@ void Session<Stream>::answer(Response&& res) {
 template <class Stream>
 void Session<Stream>::start_writing() {
   written_ = 0;
-  write_window_start_ = Clock::now();
-  write_window_bytes_ = 0;
+  write_rate_.emplace(cfg_.min_write_rate_bytes_per_second, cfg_.min_write_rate_window);
   write_some_response();
 }
 
@@ -231,25 +227,17 @@ template <class Stream>
 void Session<Stream>::on_write_some(error_code ec, std::size_t n) {
   written_ += n;
   if (ec || (streamed_sr_ ? streamed_sr_->is_done() : sr_->is_done())) return on_write(ec);
-  if (cfg_.min_write_rate_bytes_per_second > 0) {
-    const Clock::time_point now = Clock::now();
-    if (now - write_window_start_ >= cfg_.min_write_rate_window) {
-      const double seconds = std::chrono::duration<double>(now - write_window_start_).count();
-      if (static_cast<double>(written_ - write_window_bytes_) <
-          seconds * static_cast<double>(cfg_.min_write_rate_bytes_per_second))
-        return on_write(beast::error::timeout);
-      write_window_start_ = now;
-      write_window_bytes_ = written_;
-    }
-  }
+  if (write_rate_->too_slow(written_)) return on_write(beast::error::timeout);
   write_some_response();
 }
 
 template <class Stream>
 void Session<Stream>::answer_problem(Problem p, std::string detail, std::string_view limit) {
   ProblemDetails d{record_.id, std::move(detail), std::nullopt, limit};
-  if (const auto* upload = std::get_if<UploadExchange<Stream>>(&route_)) d.bytes_received = upload->bytes_received();
-  else if (record_.route == Route::validate) d.bytes_received = 0;
+  if (const auto* upload = std::get_if<UploadExchange<Stream>>(&route_))
+    d.bytes_received = upload->bytes_received();
+  else if (record_.route == Route::validate)
+    d.bytes_received = 0;  // refused before its exchange began (405, the probes' reserve)
   record_.code = problem_info(p).code;
   Response res = make_problem_response(p, d, record_.version, cfg_.retry_after_seconds);
   if (p == Problem::method_not_allowed) res.set(http::field::allow, allowed_methods(record_.route));

@@ -23,6 +23,7 @@
 #include "piece_body.hpp"
 #include "probe_reserve.hpp"
 #include "problem.hpp"
+#include "rate_window.hpp"
 #include "stream_ops.hpp"
 #include "upload.hpp"
 #include "upload_exchange.hpp"
@@ -127,8 +128,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   bool close_after_write_ = false;
   std::uint64_t written_ = 0;            // bytes of the response written so far
   std::size_t held_ = 0;                 // see hold()
-  Clock::time_point write_window_start_{};
-  std::uint64_t write_window_bytes_ = 0;
+  std::optional<RateWindow> write_rate_;  // the answer's minimum rate (min_write_rate_*)
   std::optional<http::response<http::empty_body>> continue_;
   std::uint32_t served_ = 0;
   std::size_t skipped_empty_ = 0;  // line breaks skipped before this request's line
