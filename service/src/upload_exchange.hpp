@@ -92,7 +92,7 @@ class UploadExchange {
   // The piece that completes a large header and the pieces after it in the same read (at most
   // read-buffer-bytes): fed on a worker before the next read.
   std::string header_on_worker_;
-  std::optional<UploadDigest> digest_;  // when asked for (?digest)
+  std::optional<UploadDigest> digest_;  // unless digest=none
   std::optional<Parser> parser_;
   std::optional<BlockReadBuffer> block_read_;  // a body read into the digest's blocks
   bool waiting_for_digest_ = false;  // reading paused until the digest job frees a block or ends
