@@ -89,7 +89,9 @@ bool UploadExchange<Stream>::put(const void* data, std::size_t size) {
   else
     upload_->feed(data, size);
   // The digest last: reading in place, it may move the piece down within the block this
-  // exchange reads into (upload_digest.hpp, "Read in place").
+  // exchange reads into (upload_digest.hpp, "Read in place"). Reading into the digest's blocks
+  // saves a copy of every byte on the connection's core: with it the loopback digest runs at 88%
+  // of SHA-256's own speed, without it at 73% (bench/README.md, "Upload digest").
   if (digest_) digest_->put(data, size);
   return true;
 }
