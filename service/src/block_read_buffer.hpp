@@ -1,9 +1,10 @@
 #pragma once
 // A Beast DynamicBuffer (v1) over the upload digest's fill block (upload_digest.hpp, "Read in
-// place"): past the digest's first MiB the session's body reads land in the block the worker
+// place"): past the digest's first MiB the upload's body reads land in the block the worker
 // will hash, not in the session's flat_buffer, and each body byte is copied once.
 //
-// The session makes one before each read (Beast's read may loop over several) with its bounds:
+// The upload's exchange makes one before each read (Beast's read may loop over several) with
+// its bounds:
 //   - a Content-Length body: `max_new`, what is left of the body, so a read never takes bytes of
 //     the next request (they would have to go back to the session's buffer) and may fill the
 //     block's room, ~1 MiB in one read instead of Beast's 64 KiB (read_size_helper below);

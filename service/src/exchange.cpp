@@ -4,7 +4,7 @@
 
 namespace tensorgate::service {
 
-void record_exchange(ServiceContext& ctx, const Exchange& ex, std::string_view remote,
+void record_exchange(ServiceContext& ctx, const ExchangeRecord& ex, std::string_view remote,
                      const ExchangeEnd& end) {
   const std::string route = label("route", route_name(ex.route));
   const double seconds = std::chrono::duration<double>(Clock::now() - ex.start).count();
@@ -35,7 +35,7 @@ void record_exchange(ServiceContext& ctx, const Exchange& ex, std::string_view r
   ctx.log->request(r);
 }
 
-void record_validation(ServiceContext& ctx, Exchange& ex, const Report& report) {
+void record_validation(ServiceContext& ctx, ExchangeRecord& ex, const Report& report) {
   ex.format = format_name(report.format);
   ex.verdict = report.aborted ? "aborted" : report.valid ? "valid" : "invalid";
   ex.findings = report.findings.size() + report.findings_dropped;

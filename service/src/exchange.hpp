@@ -1,6 +1,7 @@
 #pragma once
 // One request/response exchange on a connection: what the access log and the metrics record
-// when it ends, however it ends.
+// when it ends, however it ends. The session keeps it; the route's exchange (upload_exchange.hpp,
+// check_model_exchange.hpp) adds what it learns.
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -14,7 +15,7 @@ namespace tensorgate::service {
 class ServiceContext;
 using Clock = std::chrono::steady_clock;
 
-struct Exchange {
+struct ExchangeRecord {
   bool active = false;  // a request is being handled
   std::string id;
   std::string method;
@@ -28,9 +29,6 @@ struct Exchange {
   std::string_view format;    // uploads: the format validated
   std::string_view verdict;   // uploads: valid, invalid, aborted
   std::uint64_t findings = 0;
-  // The minimum-rate window of an upload.
-  Clock::time_point window_start{};
-  std::uint64_t window_bytes = 0;
 };
 
 struct ExchangeEnd {
@@ -41,10 +39,10 @@ struct ExchangeEnd {
 };
 
 // Metrics and the access log line for an exchange that ended.
-void record_exchange(ServiceContext& ctx, const Exchange& ex, std::string_view remote,
+void record_exchange(ServiceContext& ctx, const ExchangeRecord& ex, std::string_view remote,
                      const ExchangeEnd& end);
 
 // Metrics for a finished validation: the verdict and its findings by rule family.
-void record_validation(ServiceContext& ctx, Exchange& ex, const Report& report);
+void record_validation(ServiceContext& ctx, ExchangeRecord& ex, const Report& report);
 
 }  // namespace tensorgate::service

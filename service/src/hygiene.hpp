@@ -9,6 +9,9 @@
 namespace tensorgate::service {
 
 using RequestHeader = http::request_header<>;
+// A request's header, parsed by a new parser for each request; the route's exchange takes it
+// over to read the body.
+using HeadParser = http::request_parser<http::empty_body>;
 
 // Body framing: Transfer-Encoding only as exactly `chunked`, never with Content-Length, never in
 // HTTP/1.0; HTTP/1.0 or 1.1 only; one Host in HTTP/1.1. Any answer here closes the connection,

@@ -1,24 +1,9 @@
 #include "tensorgate/service/in_memory.hpp"
 
-#include <boost/beast/_experimental/test/stream.hpp>
-
 #include "session.hpp"
-#include "source_stream.hpp"
+#include "session_streams.hpp"
 
 namespace tensorgate::service {
-
-using MemoryStream = beast::test::stream;
-
-// beast::test::stream has no clock: deadlines are no-ops, and the client's close ends every read.
-template <>
-struct StreamOps<MemoryStream> {
-  static void set_deadline(MemoryStream&, Millis) {}
-  static void shutdown_send(MemoryStream&) {}
-  static void close(MemoryStream& s) { s.close(); }
-};
-
-template class Session<MemoryStream>;
-template class Session<SourceStream>;
 
 std::string serve_in_memory(const ServiceConfig& config, std::string_view client_bytes,
                             std::size_t read_size) {

@@ -1,6 +1,6 @@
 #pragma once
-// The route table and the answers of the small GET routes. Uploads are handled by the session
-// (session_upload.ipp), which streams them.
+// The route table and the answers of the small GET routes. The routes that read a body have an
+// exchange each (upload_exchange.hpp, check_model_exchange.hpp).
 #include <cstdint>
 #include <string_view>
 

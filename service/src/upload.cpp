@@ -17,33 +17,29 @@ Upload::Upload(ServiceContext& ctx, UploadOptions options,
   validator_ = make_upload_validator(options_.format, options_.name.value_or(""), limits,
                                      &ctx.budget);
   if (content_length) validator_->set_total_size(*content_length);
-  if (options_.digest) digest_.emplace(&ctx.budget, ctx.config.read_buffer_bytes);
 }
 
-bool Upload::put(const void* data, std::size_t size) {
+bool Upload::receive(std::size_t size) {
   bytes_ += size;
-  if (bytes_ > max_body_) return false;
-  const auto* bytes = static_cast<const char*>(data);
-  if (!pending_.empty() || (progress_ == Progress::need_more && validator_->completes_heavy_step(size))) {
-    pending_.append(bytes, size);
-  } else if (progress_ == Progress::need_more) {
-    // Once the verdict is final the session answers and stops reading; nothing more to feed.
-    progress_ = validator_->feed(std::span(reinterpret_cast<const std::byte*>(bytes), size));
-  }
-  // The digest last: reading in place, it may move the piece within its block.
-  if (digest_) digest_->put(data, size);
-  return true;
+  return bytes_ <= max_body_;
+}
+
+bool Upload::completes_heavy_step(std::size_t size) const {
+  return progress_ == Progress::need_more && validator_->completes_heavy_step(size);
+}
+
+void Upload::feed(const void* data, std::size_t size) {
+  if (progress_ != Progress::need_more) return;
+  progress_ = validator_->feed(std::span(static_cast<const std::byte*>(data), size));
 }
 
 // On a worker thread: the heavy step runs here, against its CPU deadline.
-void Upload::feed_pending() {
-  if (progress_ == Progress::need_more) {
-    std::optional<ThreadCpuDeadline> deadline;
-    if (max_parse_cpu_.count() > 0) validator_->set_deadline(&deadline.emplace(max_parse_cpu_));
-    progress_ = validator_->feed(std::span(reinterpret_cast<const std::byte*>(pending_.data()), pending_.size()));
-    validator_->set_deadline(nullptr);
-  }
-  pending_ = std::string();
+void Upload::feed_heavy(std::string_view bytes) {
+  if (progress_ != Progress::need_more) return;
+  std::optional<ThreadCpuDeadline> deadline;
+  if (max_parse_cpu_.count() > 0) validator_->set_deadline(&deadline.emplace(max_parse_cpu_));
+  progress_ = validator_->feed(bytes);
+  validator_->set_deadline(nullptr);
 }
 
 Report Upload::finish() {
@@ -51,11 +47,6 @@ Report Upload::finish() {
   if (r.aborted) progress_ = Progress::aborted;
   else if (!r.valid) progress_ = Progress::invalid;
   return r;
-}
-
-std::optional<std::string> Upload::sha256_hex() {
-  if (!digest_) return std::nullopt;
-  return digest_->finish();
 }
 
 UploadReport::UploadReport(UploadFacts facts, Report report)

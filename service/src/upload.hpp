@@ -1,15 +1,16 @@
 #pragma once
-// One upload being validated: the body bytes go to the validator and the digest as they arrive
-// and are never stored. The session owns it; the Beast body reader (upload_body.hpp) feeds it.
+// One upload being validated: the body bytes go to the validator as they arrive and are never
+// stored. Its exchange (upload_exchange.hpp) owns it and feeds it each piece the body reader
+// hands over, or, for the piece that completes a heavy step, runs the feed on a worker.
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "piece_body.hpp"
 #include "query.hpp"
-#include "upload_digest.hpp"
 #include "tensorgate/report.hpp"
 #include "tensorgate/report_writers.hpp"
 #include "tensorgate/validator.hpp"
@@ -22,25 +23,26 @@ class Upload {
  public:
   Upload(ServiceContext& ctx, UploadOptions options, std::optional<std::uint64_t> content_length);
 
-  // One piece of the body. False when the body goes past max_body_bytes (chunked bodies; a
-  // Content-Length above it was refused before the body was read).
-  bool put(const void* data, std::size_t size);
+  // `size` more body bytes arrived. False when the body goes past max_body_bytes (chunked
+  // bodies; a Content-Length above it was refused before the body was read).
+  bool receive(std::size_t size);
+  // Whether feeding `size` more bytes completes a heavy step (a large header's parse): that feed
+  // belongs on a worker thread (feed_heavy).
+  bool completes_heavy_step(std::size_t size) const;
+  // The next bytes of the body, on the event loop; nothing once the verdict is final (the
+  // exchange answers then and stops reading).
+  void feed(const void* data, std::size_t size);
+  // The same on a worker thread, against the CPU deadline (max_parse_cpu).
+  void feed_heavy(std::string_view bytes);
 
   Progress progress() const { return progress_; }
-  // A piece that completes a heavy step (a large header's parse) is not fed at once: it and the
-  // pieces after it wait here until the session runs feed_pending() on a worker thread.
-  bool has_pending() const { return !pending_.empty(); }
-  void feed_pending();
   std::uint64_t bytes_received() const { return bytes_; }
   const UploadOptions& options() const { return options_; }
 
-  // The body has ended: the final report and the digest.
+  // The body has ended: the final report.
   Report finish();
-  // An early answer: the report so far; the digest stays unknown.
+  // An early answer: the report so far.
   Report snapshot() const { return validator_->snapshot(); }
-  std::optional<std::string> sha256_hex();
-  // The digest when asked for (the session runs its hash jobs); null otherwise.
-  UploadDigest* digest() { return digest_ ? &*digest_ : nullptr; }
   // The report is built: the validator, its header buffer and table (and their share of the
   // memory budget) are freed. Only the counts remain.
   void release_validator() { validator_.reset(); }
@@ -50,10 +52,8 @@ class Upload {
   std::chrono::milliseconds max_parse_cpu_;
   UploadOptions options_;
   std::unique_ptr<Validator> validator_;
-  std::optional<UploadDigest> digest_;
   std::uint64_t bytes_ = 0;
   Progress progress_ = Progress::need_more;
-  std::string pending_;  // at most one read's bytes (read_buffer_bytes)
 };
 
 // The JSON report answered for an upload (200 and 422): the core's report fields plus what the

@@ -1,5 +1,6 @@
 #pragma once
-// An upload's SHA-256, hashed on a worker thread while the session reads the next bytes.
+// An upload's SHA-256, hashed on a worker thread while the upload's exchange
+// (upload_exchange.hpp) reads the next bytes.
 //
 // Why: hashed inline, the event-loop thread reads, validates and hashes each piece in turn, so
 // a streamed upload with the digest ran at half of SHA-256's own speed. Here the
@@ -9,7 +10,7 @@
 // loop and the next job came back through the pool's: two wake-ups of ~0.1 ms on a VM against
 // 0.65 ms of hashing.
 //
-// Read in place: once the blocks are taken, the session reads the body straight into the fill
+// Read in place: once the blocks are taken, the exchange reads the body straight into the fill
 // block (BlockReadBuffer, a Beast DynamicBuffer over the calls below), so each body byte is
 // copied once, from the socket, not a second time from the read buffer into a block: that copy
 // ran on the core the reads (and on loopback the client) need, and removing it took the loopback
@@ -23,7 +24,7 @@
 //
 // Bounded: `kBlocks` blocks in all (the one being filled, the rest queued or being hashed), each
 // one block plus one read (the read that passes kBlockBytes lands whole). When none is free the
-// session reads no more until the job frees one (`ready_for_more`), and the job then calls back
+// exchange reads no more until the job frees one (`ready_for_more`), and the job then calls back
 // once.
 //
 // Small uploads never start a job: the first `kInlineBytes` are hashed inline, and only a body
@@ -59,7 +60,7 @@ class UploadDigest {
   UploadDigest(const UploadDigest&) = delete;
   UploadDigest& operator=(const UploadDigest&) = delete;
 
-  // The body's next bytes, in order (the session's thread). Before attach() they are anywhere
+  // The body's next bytes, in order (the connection's thread). Before attach() they are anywhere
   // and hashed inline; after it they lie in unparsed(), where they may be moved (see above): a
   // caller that needs them reads them before this call.
   void put(const void* data, std::size_t size);
@@ -85,7 +86,7 @@ class UploadDigest {
 
   // Full blocks are queued and no job drains them: the job to post to a worker. It hashes
   // queued blocks until none is left. `freed` runs on the worker (see ready_for_more); it must
-  // only post back to the session.
+  // only post back to the connection's thread.
   bool job_ready() const;
   std::function<void()> take_job(std::function<void()> freed);
 
@@ -107,7 +108,7 @@ class UploadDigest {
                               // queue of at most kBlocks; no std::deque, which allocates empty)
     std::vector<Block> spare;  // hashed, their memory kept
     bool running = false;      // a job drains `full`
-    bool wants_block = false;  // the session waits for a spare block
+    bool wants_block = false;  // the exchange waits for a spare block
     MemoryBudget* budget = nullptr;
     std::size_t charged = 0;  // every block, given back when the last owner (upload or job) ends
     ~Shared() {
