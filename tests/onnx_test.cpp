@@ -115,6 +115,39 @@ TEST(Onnx, ModelsTheRealWriterMadePassWithTheirSummary) {
   EXPECT_EQ(typed.initializers[0].data, "typed");
 }
 
+// A NodeProto of `op_type` in `domain` (field 7; absent for the default domain), and a graph's
+// node field holding one.
+std::string node_body(std::string_view op_type, std::string_view domain = {}) {
+  return field_len(1, "x") + field_len(2, "y") + field_len(4, op_type) + (domain.empty() ? "" : field_len(7, domain));
+}
+std::string node(std::string_view op_type, std::string_view domain = {}) { return field_len(1, node_body(op_type, domain)); }
+std::string opset(std::uint64_t version, std::string_view domain = {}) {
+  return field_len(8, (domain.empty() ? "" : field_len(1, domain)) + field_varint(2, version));
+}
+
+TEST(Onnx, OpTypesAreJudgedByTheirDomainsOperatorsAtTheImportedOpset) {
+  const auto check_ops = [](std::string graph, std::string opsets, std::string functions = {}) {
+    return check(model(std::move(graph), 8, std::move(opsets)) + functions);
+  };
+  EXPECT_EQ(rules(check_ops(node("Add") + node("Gelu") + node("Attention"), opset(23))), "");
+  EXPECT_EQ(rules(check_ops(node("NoSuchOp"), opset(13))), "OX.unknown-op");
+  const Report early = check_ops(node("Gelu") + node("Gelu"), opset(13));
+  EXPECT_EQ(rules(early), "OX.unknown-op");  // once per op type
+  EXPECT_EQ(early.findings[0].message, "op type \"Gelu\" (2 nodes) is defined from opset 20 of ai.onnx; the model imports opset 13");
+  EXPECT_EQ(tgtest::message_of(check_ops(node("Upsample"), opset(13)), "OX.unknown-op"),
+            "op type \"Upsample\" (1 node) is deprecated from opset 10 of ai.onnx; the model imports opset 13");
+  EXPECT_EQ(rules(check_ops(node("Upsample"), opset(9))), "");
+  // The other standard domains: ai.onnx.ml's own list; onnxruntime's com.microsoft is not judged.
+  EXPECT_EQ(rules(check_ops(node("LinearRegressor", "ai.onnx.ml") + node("Attention", "com.microsoft"),
+                            opset(13) + opset(3, "ai.onnx.ml"))), "");
+  EXPECT_EQ(rules(check_ops(node("Gelu", "ai.onnx.ml"), opset(13) + opset(3, "ai.onnx.ml"))), "OX.unknown-op");
+  // "ai.onnx" spelled out is the default domain; a model-local function defines what it names.
+  EXPECT_EQ(rules(check_ops(node("Relu", "ai.onnx"), opset(13, "ai.onnx"))), "");
+  const std::string function = field_len(25, field_len(1, "MyBlock") + field_len(7, node_body("Relu")));
+  EXPECT_EQ(rules(check_ops(node("MyBlock"), opset(13), function)), "");
+  EXPECT_EQ(rules(check_ops(node("MyBlock"), opset(13))), "OX.unknown-op");
+}
+
 TEST(Onnx, EveryChunkingGivesTheSameReport) {
   for (const char* name : {"linear.onnx", "if_subgraph.onnx", "external.onnx"}) {
     const std::string bytes = fixture(name);

@@ -1,9 +1,13 @@
-// The model (OX.ir-version, OX.opset, OX.custom-domain, OX.wire): its own fields, each node as
-// it ends, and the checks once the whole model is read.
+// The model (OX.ir-version, OX.opset, OX.custom-domain, OX.unknown-op, OX.wire): its own fields,
+// each node as it ends, and the checks once the whole model is read (the opsets it imports and
+// the functions it defines come after its graph).
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <string>
 
 #include "common/printable.hpp"
+#include "onnx/operators.hpp"
 #include "onnx/validator.hpp"
 
 namespace tensorgate::detail::onnx {
@@ -16,6 +20,11 @@ constexpr std::size_t kMaxOpTypeKey = 256;  // an op type longer than this is co
 
 }  // namespace
 
+std::string op_key(std::string_view domain, std::string_view op_type) {
+  if (domain == "ai.onnx") domain = {};
+  return std::string(domain.substr(0, kMaxOpTypeKey)) + '\0' + std::string(op_type.substr(0, kMaxOpTypeKey));
+}
+
 void OnnxValidator::node_done() {
   if (nodes_.empty()) return;
   const NodeState n = std::move(nodes_.back());
@@ -25,7 +34,7 @@ void OnnxValidator::node_done() {
     findings_.add(Rule::ox_custom_domain, "node " + quoted(n.op_type) + " of domain " + quoted(n.domain) +
                                               ": running it needs that domain's operator library", n.pos);
   const std::string domain = n.domain == "ai.onnx" ? std::string() : n.domain;
-  const std::string key = domain.substr(0, kMaxOpTypeKey) + '\0' + n.op_type.substr(0, kMaxOpTypeKey);
+  const std::string key = op_key(domain, n.op_type);
   if (const auto it = op_index_.find(key); it != op_index_.end()) {
     ++summary_.ops[it->second].count;
   } else if (summary_.ops.size() < limits_.onnx.max_listed_ops) {
@@ -57,6 +66,31 @@ void OnnxValidator::model_checks() {
     findings_.add(Rule::ox_ir_version, "ir_version " + std::to_string(summary_.ir_version) + " is newer than any onnx knows (" +
                                            std::to_string(kNewestIrVersion) + ")", 0);
   if (!has_default_opset_) findings_.add(Rule::ox_opset, "opset_import names no version of the default domain (ai.onnx)", 0);
+  operator_checks();
+}
+
+// Each op type of onnx's own domains against the opset version the model imports for its domain
+// (without an import, against every version), once per op type; the model's own functions
+// define what they name. Op types past the listed ones (Limits::onnx.max_listed_ops) are counted,
+// not judged.
+void OnnxValidator::operator_checks() {
+  for (const OnnxOpCount& op : summary_.ops) {
+    if (!has_operator_table(op.domain) || local_functions_.contains(op_key(op.domain, op.op_type))) continue;
+    const std::string domain = op.domain.empty() ? "ai.onnx" : op.domain;
+    const std::string what = "op type " + quoted(op.op_type) + " (" + std::to_string(op.count) + (op.count == 1 ? " node" : " nodes") + ")";
+    std::optional<std::int64_t> imported;
+    for (const OnnxOpset& o : summary_.opsets)
+      if ((o.domain.empty() ? "ai.onnx" : o.domain) == domain) imported = o.version;
+    const OperatorInfo* info = find_operator(op.domain, op.op_type);
+    if (!info)
+      findings_.add(Rule::ox_unknown_op, what + " is no operator of domain " + domain);
+    else if (imported && *imported < info->since)
+      findings_.add(Rule::ox_unknown_op, what + " is defined from opset " + std::to_string(info->since) + " of " + domain +
+                                             "; the model imports opset " + std::to_string(*imported));
+    else if (imported && info->deprecated && *imported >= info->deprecated)
+      findings_.add(Rule::ox_unknown_op, what + " is deprecated from opset " + std::to_string(info->deprecated) + " of " +
+                                             domain + "; the model imports opset " + std::to_string(*imported));
+  }
 }
 
 }  // namespace tensorgate::detail::onnx

@@ -112,6 +112,8 @@ LenChoice len_choice(std::uint16_t kind, std::uint32_t field) {
     case external_entry: return field == 1 || field == 2 ? keep : skip;
     case function:
       switch (field) {
+        case 1:  // name
+        case 10: return keep;  // domain
         case 7: return message(node);
         case 11: return message(attribute);
         default: return skip;

@@ -98,7 +98,10 @@ void OnnxValidator::start_message(Kind kind, std::uint64_t pos) {
       break;
     case main_graph:
     case sub_graph: ++summary_.graphs; break;
-    case function: ++summary_.functions; break;
+    case function:
+      ++summary_.functions;
+      function_ = NodeState{{}, {}, pos};
+      break;
     case opset: opset_.emplace(); break;
     case main_input:
     case main_output:
@@ -179,6 +182,10 @@ void OnnxValidator::on_bytes(std::uint16_t kind, std::uint32_t field, std::strin
     case main_output:
       if (value_) value_->name = cut(bytes);
       break;
+    case function:
+      if (field == 1) function_.op_type = cut(bytes);
+      else function_.domain = cut(bytes);
+      break;
     case main_dim:
       if (dim_listed_) value_->shape.back() = cut(bytes);
       break;
@@ -192,6 +199,10 @@ void OnnxValidator::on_message_end(std::uint16_t kind, std::uint64_t) {
     case other_tensor: tensor_done(); break;
     case external_entry: external_entry_done(); break;
     case node: node_done(); break;
+    case function:
+      if (local_functions_.size() < limits_.onnx.max_listed_ops)
+        local_functions_.insert(op_key(function_.domain, function_.op_type));
+      break;
     case opset:
       if (!opset_) break;
       has_default_opset_ = has_default_opset_ || opset_->domain.empty() || opset_->domain == "ai.onnx";

@@ -42,6 +42,10 @@ struct TensorState {
   std::string entry_key, entry_value;  // the external_data entry being read
 };
 
+// An op type's key in the op counts and among the model's functions: its domain ("ai.onnx" is
+// ""), a NUL, its type; each cut at 256 bytes.
+std::string op_key(std::string_view domain, std::string_view op_type);
+
 // A node being read; nodes nest through their attributes' graphs.
 struct NodeState {
   std::string op_type, domain;
@@ -83,6 +87,7 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
   void node_done();
   void note_wire_fault();
   void model_checks();
+  void operator_checks();
 
   // Whether the summary's lists may hold `bytes` more (kMaxListedBytes); if so they do.
   bool take_listed(std::uint64_t bytes);
@@ -101,6 +106,8 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
   bool has_default_opset_ = false;  // listed or not
   TensorState tensor_;
   std::vector<NodeState> nodes_;
+  NodeState function_;  // the FunctionProto being read: its name and domain
+  boost::unordered_flat_set<std::string> local_functions_;  // op_key()s of the model's functions
   std::optional<OnnxOpset> opset_;   // the opset_import entry being read
   std::optional<OnnxValue> value_;   // the main graph input or output being read
   bool value_is_output_ = false;
