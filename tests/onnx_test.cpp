@@ -148,6 +148,22 @@ TEST(Onnx, OpTypesAreJudgedByTheirDomainsOperatorsAtTheImportedOpset) {
   EXPECT_EQ(rules(check_ops(node("MyBlock"), opset(13))), "OX.unknown-op");
 }
 
+TEST(Onnx, AMainGraphOutputIsAnInputAnInitializerOrANodesOutput) {
+  const auto value = [](int field, std::string_view name) { return field_len(field, field_len(1, name)); };
+  const auto with_outputs = [&](std::string outputs) {
+    return check(model(value(11, "x") + node("Relu") + initializer(tensor("w", 1, {1}, field_len(9, std::string(4, '\0')))) + outputs, 8,
+                       opset(13)));
+  };
+  EXPECT_EQ(rules(with_outputs(value(12, "y") + value(12, "x") + value(12, "w"))), "");
+  const Report dangling = with_outputs(value(12, "y") + value(12, "z"));
+  EXPECT_EQ(rules(dangling), "OX.dangling-output");
+  EXPECT_EQ(dangling.findings[0].message, "graph output \"z\" is no node's output, graph input or initializer of the main graph");
+  // A name only a subgraph defines is not the main graph's: the If node writes "y", its branch "q".
+  const std::string branch = field_len(1, field_len(1, "x") + field_len(2, "q") + field_len(4, "Relu"));
+  const std::string if_node = field_len(1, node_body("If") + field_len(5, field_len(1, "then_branch") + field_len(6, branch)));
+  EXPECT_EQ(rules(check(model(value(11, "x") + if_node + value(12, "y") + value(12, "q"), 8, opset(13)))), "OX.dangling-output");
+}
+
 TEST(Onnx, EveryChunkingGivesTheSameReport) {
   for (const char* name : {"linear.onnx", "if_subgraph.onnx", "external.onnx"}) {
     const std::string bytes = fixture(name);

@@ -5,6 +5,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "common/printable.hpp"
 #include "onnx/operators.hpp"
@@ -67,6 +68,28 @@ void OnnxValidator::model_checks() {
                                            std::to_string(kNewestIrVersion) + ")", 0);
   if (!has_default_opset_) findings_.add(Rule::ox_opset, "opset_import names no version of the default domain (ai.onnx)", 0);
   operator_checks();
+  output_checks();
+}
+
+void OnnxValidator::note_main_name(std::string name, bool in_main_graph) {
+  if (!in_main_graph || !main_names_complete_ || main_names_.contains(name)) return;
+  main_name_bytes_ += sizeof(std::string) + name.size();
+  if (main_names_.size() >= limits_.onnx.max_listed_tensors || main_name_bytes_ > kMaxListedBytes) {
+    main_names_complete_ = false;
+    main_names_.clear();
+    return;
+  }
+  main_names_.insert(std::move(name));
+}
+
+// Each listed output of the main graph is one of its inputs, initializers or node outputs. A
+// subgraph's outputs may name its outer scope's values, so only the main graph is judged.
+void OnnxValidator::output_checks() {
+  if (!main_names_complete_) return;
+  for (const OnnxValue& out : summary_.outputs)
+    if (!out.name.empty() && !main_names_.contains(out.name))
+      findings_.add(Rule::ox_dangling_output, "graph output " + quoted(out.name) +
+                                                  " is no node's output, graph input or initializer of the main graph");
 }
 
 // Each op type of onnx's own domains against the opset version the model imports for its domain

@@ -56,10 +56,11 @@ LenChoice len_choice(std::uint16_t kind, std::uint32_t field) {
     case sub_graph: return graph_field(false, field);
     case node:
       switch (field) {
+        case 2:  // output
         case 4:  // op_type
         case 7: return keep;  // domain
         case 5: return message(attribute);
-        default: return skip;  // inputs, outputs, name, doc_string
+        default: return skip;  // inputs, name, doc_string
       }
     case attribute:
       switch (field) {

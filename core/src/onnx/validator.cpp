@@ -97,8 +97,15 @@ void OnnxValidator::start_message(Kind kind, std::uint64_t pos) {
       nodes_.push_back(NodeState{{}, {}, pos});
       break;
     case main_graph:
-    case sub_graph: ++summary_.graphs; break;
+      ++summary_.graphs;
+      in_main_graph_ = true;
+      break;
+    case sub_graph:
+      ++summary_.graphs;
+      ++inner_depth_;
+      break;
     case function:
+      ++inner_depth_;
       ++summary_.functions;
       function_ = NodeState{{}, {}, pos};
       break;
@@ -169,7 +176,8 @@ void OnnxValidator::on_bytes(std::uint16_t kind, std::uint32_t field, std::strin
       break;
     case node:
       if (nodes_.empty()) break;
-      if (field == 4) nodes_.back().op_type = cut(bytes);
+      if (field == 2) note_main_name(cut(bytes), directly_in_main_graph());
+      else if (field == 4) nodes_.back().op_type = cut(bytes);
       else nodes_.back().domain = cut(bytes);
       break;
     case initializer:
@@ -199,7 +207,10 @@ void OnnxValidator::on_message_end(std::uint16_t kind, std::uint64_t) {
     case other_tensor: tensor_done(); break;
     case external_entry: external_entry_done(); break;
     case node: node_done(); break;
+    case main_graph: in_main_graph_ = false; break;
+    case sub_graph: --inner_depth_; break;
     case function:
+      --inner_depth_;
       if (local_functions_.size() < limits_.onnx.max_listed_ops)
         local_functions_.insert(op_key(function_.domain, function_.op_type));
       break;
@@ -211,6 +222,7 @@ void OnnxValidator::on_message_end(std::uint16_t kind, std::uint64_t) {
     case main_input:
     case main_output:
       if (!value_) break;
+      if (kind == main_input) note_main_name(value_->name, true);
       if (const std::uint64_t cost = listed_cost(*value_);
           summary_.inputs.size() + summary_.outputs.size() < limits_.onnx.max_listed_values && take_listed(cost))
         (value_is_output_ ? summary_.outputs : summary_.inputs).push_back(std::move(*value_));
