@@ -5,7 +5,8 @@
 #include <array>
 #include <optional>
 #include <string>
-#include <utility>
+
+#include <boost/container_hash/hash.hpp>
 
 #include "common/printable.hpp"
 #include "onnx/operators.hpp"
@@ -18,6 +19,9 @@ namespace {
 constexpr std::array<std::string_view, 6> kKnownDomains{"", "ai.onnx", "ai.onnx.ml", "ai.onnx.training",
                                                         "ai.onnx.preview.training", "com.microsoft"};
 constexpr std::size_t kMaxOpTypeKey = 256;  // an op type longer than this is counted under its prefix
+
+// A name of the main graph as OX.dangling-output compares it (cut as the summary lists it).
+std::uint64_t name_hash(std::string_view name) { return boost::hash<std::string_view>{}(name.substr(0, kMaxListedName)); }
 
 }  // namespace
 
@@ -71,15 +75,14 @@ void OnnxValidator::model_checks() {
   output_checks();
 }
 
-void OnnxValidator::note_main_name(std::string name, bool in_main_graph) {
-  if (!in_main_graph || !main_names_complete_ || main_names_.contains(name)) return;
-  main_name_bytes_ += sizeof(std::string) + name.size();
-  if (main_names_.size() >= limits_.onnx.max_listed_tensors || main_name_bytes_ > kMaxListedBytes) {
+void OnnxValidator::note_main_name(std::string_view name, bool in_main_graph) {
+  if (!in_main_graph || !main_names_complete_) return;
+  if (main_names_.size() >= limits_.onnx.max_listed_tensors) {
     main_names_complete_ = false;
     main_names_.clear();
     return;
   }
-  main_names_.insert(std::move(name));
+  main_names_.insert(name_hash(name));
 }
 
 // Each listed output of the main graph is one of its inputs, initializers or node outputs. A
@@ -87,7 +90,7 @@ void OnnxValidator::note_main_name(std::string name, bool in_main_graph) {
 void OnnxValidator::output_checks() {
   if (!main_names_complete_) return;
   for (const OnnxValue& out : summary_.outputs)
-    if (!out.name.empty() && !main_names_.contains(out.name))
+    if (!out.name.empty() && !main_names_.contains(name_hash(out.name)))
       findings_.add(Rule::ox_dangling_output, "graph output " + quoted(out.name) +
                                                   " is no node's output, graph input or initializer of the main graph");
 }

@@ -176,7 +176,7 @@ void OnnxValidator::on_bytes(std::uint16_t kind, std::uint32_t field, std::strin
       break;
     case node:
       if (nodes_.empty()) break;
-      if (field == 2) note_main_name(cut(bytes), directly_in_main_graph());
+      if (field == 2) note_main_name(bytes, directly_in_main_graph());
       else if (field == 4) nodes_.back().op_type = cut(bytes);
       else nodes_.back().domain = cut(bytes);
       break;

@@ -91,7 +91,7 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
   void output_checks();
   // A node's output, a graph input or an initializer: a name the main graph's outputs may be.
   // Names are compared as the summary lists them: cut at kMaxListedName bytes.
-  void note_main_name(std::string name, bool in_main_graph);
+  void note_main_name(std::string_view name, bool in_main_graph);
   bool directly_in_main_graph() const { return in_main_graph_ && inner_depth_ == 0 && nodes_.size() <= 1; }
 
   // Whether the summary's lists may hold `bytes` more (kMaxListedBytes); if so they do.
@@ -114,10 +114,11 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
   NodeState function_;  // the FunctionProto being read: its name and domain
   bool in_main_graph_ = false;
   std::uint64_t inner_depth_ = 0;  // subgraphs and functions open: their names are their own
-  // The names the main graph defines (OX.dangling-output), within Limits::onnx.max_listed_tensors
-  // names and kMaxListedBytes; past them the outputs are not judged.
-  boost::unordered_flat_set<std::string> main_names_;
-  std::uint64_t main_name_bytes_ = 0;
+  // The names the main graph defines (OX.dangling-output), by a 64-bit hash each: a graph of
+  // 100,000 nodes then costs no copy of its names (two names of one hash would hide one
+  // dangling output, a warning, at odds of about n^2 / 2^64). Past Limits::onnx.max_listed_tensors
+  // names the outputs are not judged.
+  boost::unordered_flat_set<std::uint64_t> main_names_;
   bool main_names_complete_ = true;
   boost::unordered_flat_set<std::string> local_functions_;  // op_key()s of the model's functions
   std::optional<OnnxOpset> opset_;   // the opset_import entry being read
