@@ -129,8 +129,10 @@ void OnnxValidator::tensor_done() {
                                               std::string(type->name) + " elements (" + count_text(want) + " values)", t.pos, name);
     if (type->bits) stored = static_cast<std::uint64_t>(bytes_of(*type, t.elements));
   }
-  if (t.kind == initializer) note_main_name(t.name, directly_in_main_graph());
-  if (t.kind == initializer) list_initializer(shape_ok ? static_cast<std::uint64_t>(t.elements) : 0, stored, data);
+  if (t.kind == initializer) {
+    note_main_name(t.name, directly_in_main_graph());
+    list_initializer(shape_ok ? static_cast<std::uint64_t>(t.elements) : 0, stored, data);
+  }
 }
 
 // A file external data names, once, with the most bytes any tensor reads from it (tracked within
