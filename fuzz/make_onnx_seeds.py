@@ -2,7 +2,8 @@
 """Writes the seeds of corpus/onnx_fuzzer/: the ONNX files the real writer made
 (tests/data/onnx/, python3-onnx), and models built by hand for each OX rule (external data
 outside the directory, tensor data of the wrong size, unknown data types, negative dims, no
-ir_version, no default opset, a custom domain). Each seed starts with the split header of
+ir_version, no default opset, a custom domain, unknown op types, outputs nothing produces, external
+files for the fuzzer's made-up directory). Each seed starts with the split header of
 fuzz_support.hpp. Regressions under corpus/onnx_fuzzer/regressions/ are kept.
 
 usage: fuzz/make_onnx_seeds.py
@@ -97,6 +98,17 @@ def seeds():
     yield "typed-wrong-count", split(model(initializer(tensor(b"w", 7, [3], field_len(7, varint(1) + varint(2))))))
     yield "typed-wrong-field", split(model(initializer(tensor(b"w", 1, [2], field_len(7, varint(1) + varint(2))))))
     yield "io-without-shape", split(model(field_len(12, field_len(1, b"y") + field_len(2, field_len(1, field_varint(1, 1))))))
+    # Op types against onnx's operators: none such, added after the imported opset, deprecated by
+    # then, and one a model function defines; outputs nothing produces.
+    def node(op, out=b"y"):
+        return field_len(1, field_len(1, b"x") + field_len(2, out) + field_len(4, op))
+    yield "unknown-op", split(model(node(b"NoSuchOp") + node(b"Gelu", b"g") + node(b"Upsample", b"u")))
+    own = field_len(25, field_len(1, b"Block") + field_len(7, field_len(4, b"Relu")))
+    yield "function-op", split(model(node(b"Block") + field_len(12, field_len(1, b"y")) + field_len(12, field_len(1, b"z"))) + own)
+    # External files the fuzzer's made-up directory answers for: many locations, each read far.
+    far = field_len(13, field_len(1, b"offset") + field_len(2, b"70000"))
+    files = b"".join(initializer(tensor(b"w%d" % i, 1, [3], external(b"data%d.bin" % i, far))) for i in range(16))
+    yield "external-files", split(model(files + initializer(tensor(b"again", 1, [3], external(b"data0.bin")))))
     yield "main-io", split(model(field_len(11, field_len(1, b"x") + field_len(2, field_len(1, field_varint(1, 1) + field_len(
         2, field_len(1, field_varint(1, 4)) + field_len(1, field_len(2, b"batch"))))))))
 

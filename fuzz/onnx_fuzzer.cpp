@@ -17,6 +17,8 @@ namespace {
 tensorgate::ExternalFileFacts made_up_facts(std::string_view location) {
   std::uint64_t h = 1469598103934665603ull;
   for (const char c : location) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdull;  // mixed, so that similar names get unrelated answers
+  h ^= h >> 33;
   using Kind = tensorgate::ExternalFileFacts::Kind;
   constexpr Kind kKinds[] = {Kind::regular, Kind::missing, Kind::not_regular, Kind::symlink};
   return {kKinds[h % 4], (h >> 8) % 4096, 1 + (h >> 20) % 3};

@@ -12,14 +12,11 @@ constexpr OperatorInfo kOperators[] = {
 #undef TG_ONNX_OPERATOR
 };
 
-// The generator writes the rows sorted by domain, then op type: a binary search finds one.
-constexpr bool sorted() {
-  for (std::size_t i = 1; i < std::size(kOperators); ++i)
-    if (std::pair(kOperators[i - 1].domain, kOperators[i - 1].op_type) >= std::pair(kOperators[i].domain, kOperators[i].op_type))
-      return false;
-  return true;
+constexpr bool by_name(const OperatorInfo& a, const OperatorInfo& b) {
+  return std::pair(a.domain, a.op_type) < std::pair(b.domain, b.op_type);
 }
-static_assert(sorted(), "operators.def must be sorted by domain and op type");
+// The generator writes the rows sorted by domain, then op type: a binary search finds one.
+static_assert(std::is_sorted(std::begin(kOperators), std::end(kOperators), by_name), "operators.def must be sorted");
 
 std::string_view table_domain(std::string_view domain) { return domain.empty() ? "ai.onnx" : domain; }
 
