@@ -79,18 +79,25 @@ void OnnxValidator::note_main_name(std::string_view name, bool in_main_graph) {
   if (!in_main_graph || !main_names_complete_) return;
   if (main_names_.size() >= limits_.onnx.max_listed_tensors) {
     main_names_complete_ = false;
-    main_names_.clear();
+    main_names_ = {};
     return;
   }
-  main_names_.insert(name_hash(name));
+  main_names_.push_back(name_hash(name));
 }
 
 // Each listed output of the main graph is one of its inputs, initializers or node outputs. A
 // subgraph's outputs may name its outer scope's values, so only the main graph is judged.
 void OnnxValidator::output_checks() {
   if (!main_names_complete_) return;
+  // A scan for each of a few outputs; sorted once for many.
+  const bool sorted = summary_.outputs.size() > 8;
+  if (sorted) std::sort(main_names_.begin(), main_names_.end());
+  const auto defined = [&](std::uint64_t h) {
+    return sorted ? std::binary_search(main_names_.begin(), main_names_.end(), h)
+                  : std::find(main_names_.begin(), main_names_.end(), h) != main_names_.end();
+  };
   for (const OnnxValue& out : summary_.outputs)
-    if (!out.name.empty() && !main_names_.contains(name_hash(out.name)))
+    if (!out.name.empty() && !defined(name_hash(out.name)))
       findings_.add(Rule::ox_dangling_output, "graph output " + quoted(out.name) +
                                                   " is no node's output, graph input or initializer of the main graph");
 }

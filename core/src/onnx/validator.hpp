@@ -114,11 +114,12 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
   NodeState function_;  // the FunctionProto being read: its name and domain
   bool in_main_graph_ = false;
   std::uint64_t inner_depth_ = 0;  // subgraphs and functions open: their names are their own
-  // The names the main graph defines (OX.dangling-output), by a 64-bit hash each: a graph of
-  // 100,000 nodes then costs no copy of its names (two names of one hash would hide one
-  // dangling output, a warning, at odds of about n^2 / 2^64). Past Limits::onnx.max_listed_tensors
-  // names the outputs are not judged.
-  boost::unordered_flat_set<std::uint64_t> main_names_;
+  // The names the main graph defines (OX.dangling-output), by a 64-bit hash each, in the order
+  // met: a graph of 100,000 nodes then costs no copy of its names and no hash table, and the few
+  // outputs are looked up once at the end (two names of one hash would hide one dangling output,
+  // a warning, at odds of about n^2 / 2^64). Past Limits::onnx.max_listed_tensors names the
+  // outputs are not judged.
+  std::vector<std::uint64_t> main_names_;
   bool main_names_complete_ = true;
   boost::unordered_flat_set<std::string> local_functions_;  // op_key()s of the model's functions
   std::optional<OnnxOpset> opset_;   // the opset_import entry being read
