@@ -1,5 +1,5 @@
 // The upload digest's pipeline (service/src/upload_digest.hpp): past its first MiB the body is
-// read into blocks and hashed on a worker, a queue of blocks at a time, and the session reads no
+// read into blocks and hashed on a worker, a queue of blocks at a time, and the upload's exchange reads no
 // more once every block is taken; chunk headers read into a block are not hashed; and a whole
 // upload through serve_from_source, the service with its workers and no socket (what
 // bench/service_load.cpp's `memory` mode measures).
@@ -41,7 +41,7 @@ std::string body_of(std::size_t n) {
   return s;
 }
 
-// One read of `n` body bytes as the session makes it: into the session's own buffer (the bytes
+// One read of `n` body bytes as the upload's exchange makes it: into the session's buffer (the bytes
 // are put from there) until the digest wants the reads, then into the digest's fill block (the
 // bytes are put from the block, where the parser finds them).
 void read(UploadDigest& d, const char* body, std::size_t n) {
@@ -78,7 +78,7 @@ TEST(ServiceDigest, TheFirstMiBIsHashedInlineAndTakesNoBlock) {
 }
 
 // kBlocks blocks past the first MiB, then the reads wait; the job frees them in order and calls
-// back exactly once, for the block the session waited for.
+// back exactly once, for the block the upload's exchange waited for.
 TEST(ServiceDigest, EveryBlockTakenStopsTheReadsUntilTheJobFreesOne) {
   CountingBudget budget(1 << 30);
   const std::string body = body_of(9 * UploadDigest::kBlockBytes + 12345);
@@ -138,7 +138,7 @@ TEST(ServiceDigest, RefusedByTheBudgetItHashesInlineToTheEnd) {
   EXPECT_EQ(d.finish(), Sha256::hex_of(body.data(), body.size()));
 }
 
-// What wakes the session: a freed block or a job's end. Counted, so that a wake-up between a
+// What wakes the upload's exchange: a freed block or a job's end. Counted, so that a wake-up between a
 // check and the wait is not lost.
 struct Events {
   std::mutex m;
@@ -159,9 +159,9 @@ struct Events {
   }
 };
 
-// Random body sizes and reads, with the jobs on a real thread, driven as the session drives
+// Random body sizes and reads, with the jobs on a real thread, driven as the upload's exchange drives
 // them: the digest is always the one-shot digest of the body alone, every block's charge goes
-// back, and the session never waits for nothing (each wait ends). Each read holds up to three
+// back, and the exchange never waits for nothing (each wait ends). Each read holds up to three
 // pieces of the body, each after up to 12 bytes of framing (a chunk header), and may end in
 // framing the parser cannot take yet (a partial chunk header): it stays unparsed, in the next
 // block when the block is handed on, and is taken by the next read.
