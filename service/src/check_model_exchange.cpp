@@ -34,9 +34,7 @@ void CheckModelExchange<Stream>::read() {
   if (parser_->is_done()) return check();
   session_.set_deadline(cfg_.body_idle_timeout);
   http::async_read_some(session_.stream(), session_.buffer(), *parser_,
-                        [self = session_.shared_from_this(), epoch = epoch_](error_code ec, std::size_t n) {
-                          if (auto* e = self->template exchange_if<CheckModelExchange>(epoch)) e->on_read(ec, n);
-                        });
+                        session_.template resume<CheckModelExchange>(epoch_, &CheckModelExchange::on_read));
 }
 
 // A read's errors end the exchange (answered, or aborted without an answer: either returns at
@@ -67,9 +65,8 @@ void CheckModelExchange<Stream>::check() {
   limits.directory.max_json_bytes = cfg_.max_check_model_bytes;
   ctx_.offload(
       [result, body, limits, budget = &ctx_.budget] { *result = check_model_request(*body, limits, budget); },
-      session_.stream().get_executor(), [self = session_.shared_from_this(), epoch = epoch_, result] {
-        if (auto* e = self->template exchange_if<CheckModelExchange>(epoch)) e->answer(*result);
-      });
+      session_.stream().get_executor(),
+      session_.template resume<CheckModelExchange>(epoch_, [result](CheckModelExchange& e) { e.answer(*result); }));
 }
 
 template <class Stream>

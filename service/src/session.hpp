@@ -10,6 +10,7 @@
 // The class is a template over the stream so the tests and the fuzzer drive the same code in
 // memory; session.cpp instantiates it for the stream types of session_streams.hpp.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,6 +64,14 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   template <class E>
   E* exchange_if(std::uint64_t epoch) {
     return epoch == epoch_ ? std::get_if<E>(&route_) : nullptr;
+  }
+  // A handler that runs `f` (a member function of E, or a callable taking E&) on exchange
+  // `epoch` if it is still the current one, and keeps the session alive until then.
+  template <class E, class F>
+  auto resume(std::uint64_t epoch, F f) {
+    return [self = this->shared_from_this(), epoch, f](auto... args) {
+      if (E* e = self->template exchange_if<E>(epoch)) std::invoke(f, *e, args...);
+    };
   }
 
   // Answers. Each writes the response, then ends the exchange.

@@ -12,14 +12,6 @@ UploadExchange<Stream>::UploadExchange(Session<Stream>& session, std::uint64_t e
     : session_(session), ctx_(session.context()), cfg_(ctx_.config), epoch_(epoch) {}
 
 template <class Stream>
-template <class F>
-auto UploadExchange<Stream>::resume(F f) {
-  return [self = session_.shared_from_this(), epoch = epoch_, f](auto... args) {
-    if (UploadExchange* e = self->template exchange_if<UploadExchange>(epoch)) (e->*f)(args...);
-  };
-}
-
-template <class Stream>
 void UploadExchange<Stream>::start(HeadParser& head, std::string_view query) {
   const RequestHeader& req = head.get();
   if (const auto p = session_.refuse_body()) return session_.answer_problem(*p);

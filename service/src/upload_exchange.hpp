@@ -12,7 +12,7 @@
 //
 // After each read the exchange goes on with the next step of the upload: the header on a
 // worker, a wait for the digest's worker, the answer, or the next read. Completions from
-// workers come back through the session (Session::exchange_if) and find the exchange only while
+// workers come back through the session (Session::resume) and find the exchange only while
 // it is the session's current one.
 #include <cstdint>
 #include <functional>
@@ -78,10 +78,11 @@ class UploadExchange {
   void answer_aborted(const Report& report);
   // The upload's reading is over once its answer starts: its slot goes back.
   void release_upload(bool keep_validator);
-  // A handler that runs `f` on this exchange if it is still the session's current one, and
-  // keeps the session alive until then.
+  // A handler that runs `f` on this exchange if it is still the session's current one.
   template <class F>
-  auto resume(F f);
+  auto resume(F f) {
+    return session_.template resume<UploadExchange>(epoch_, f);
+  }
 
   Session<Stream>& session_;
   ServiceContext& ctx_;

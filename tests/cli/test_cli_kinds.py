@@ -21,6 +21,7 @@ import unittest
 import zipfile
 
 import jsonschema
+from e2e_support import write_file
 
 TENSORGATE, DOCS = sys.argv[1:3]
 del sys.argv[1:3]
@@ -81,11 +82,7 @@ class CliKindsTest(unittest.TestCase):
         cls.tmp.cleanup()
 
     def write(self, name, data):
-        path = os.path.join(self.tmp.name, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
-        return path
+        return write_file(self.tmp.name, name, data)
 
     def check_json(self, *args, stdin=None):
         out = run("check", "--format", "json", *args, stdin=stdin)

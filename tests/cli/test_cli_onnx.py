@@ -15,6 +15,7 @@ import tempfile
 import unittest
 
 import jsonschema
+from e2e_support import load_schemas, write_file
 
 TENSORGATE, DOCS, DATA = sys.argv[1:4]
 del sys.argv[1:4]
@@ -32,19 +33,14 @@ def rules(entry, severity=None):
 class CliOnnxTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        with open(os.path.join(DOCS, "report.schema.json"), encoding="utf-8") as f:
-            cls.schema = json.load(f)
+        cls.schema, _ = load_schemas(DOCS)
 
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.addCleanup(self.tmp.cleanup)
 
     def write(self, rel, data):
-        path = os.path.join(self.tmp.name, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
-        return path
+        return write_file(self.tmp.name, rel, data)
 
     def check(self, *args):
         out = subprocess.run([TENSORGATE, "check", "--format", "json", *args], capture_output=True, check=False)
