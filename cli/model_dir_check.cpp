@@ -8,6 +8,7 @@
 #include "file_kind.hpp"
 #include "file_source.hpp"
 #include "inputs.hpp"
+#include "savedmodel_dir.hpp"
 #include "template_check.hpp"
 
 namespace tensorgate::cli {
@@ -62,6 +63,7 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
     if (name == "model.safetensors.index.json") md.index_json = read_small(p, limits.directory.max_json_bytes, out);
     if (name == "pytorch_model.bin.index.json") md.bin_index_json = read_small(p, limits.directory.max_json_bytes, out);
     if (name == "tokenizer.json") md.has_tokenizer_json = true;
+    if (name == "saved_model.pb") md.savedmodel = savedmodel_variables(dir, limits);
     // Every regular file by its content: model files are checked, chat template files judged in
     // the directory's report, the rest listed as no weights.
     const DetectedKind kind = sniff_file(p).value_or(DetectedKind{Format::unknown, "a file that cannot be read"});

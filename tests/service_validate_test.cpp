@@ -14,6 +14,7 @@
 #include "st_builder.hpp"
 #include "tensorgate/gguf.hpp"
 #include "tensorgate/report_writers.hpp"
+#include "wire_builder.hpp"
 #include "zip_builder.hpp"
 
 namespace tgservice {
@@ -126,6 +127,24 @@ TEST(ServiceValidate, Early422ForADangerousGlobal) {
   EXPECT_EQ(obj(r).at("complete"), false);
   EXPECT_LE(u64(obj(r).at("bytes_received")), sent);  // what the server had read when it knew
   EXPECT_EQ(obj(r).at("findings").as_array().at(0).at("rule"), "PK.dangerous-global");
+}
+
+// A SavedModel's node that reads files is a verdict when the node ends, whatever follows (here a
+// 1 MB node input after it).
+TEST(ServiceValidate, Early422ForADangerousTensorFlowOp) {
+  using namespace tgtest::wire;
+  TestServer s;
+  const std::string nodes = field_len(1, field_len(1, "leak") + field_len(2, "ReadFile")) +
+                            field_len(1, field_len(1, "next") + field_len(2, "Identity") + field_len(3, std::string(1'000'000, 'x')));
+  const std::string file = field_varint(1, 1) + field_len(2, field_len(1, field_len(4, "serve")) + field_len(2, nodes));
+  const std::size_t sent = 6000;
+  Client c(s.port());
+  c.send(head("POST", "/v1/validate", {"Content-Length: " + std::to_string(file.size())}) + file.substr(0, sent));
+  const HttpResponse r = c.read_response("POST", "/v1/validate");
+  ASSERT_EQ(r.status, 422u) << r.body;
+  EXPECT_EQ(obj(r).at("format"), "savedmodel");
+  EXPECT_EQ(obj(r).at("complete"), false);
+  EXPECT_EQ(obj(r).at("findings").as_array().at(0).at("rule"), "TF.dangerous-op");
 }
 
 TEST(ServiceValidate, PutWorksLikePost) {

@@ -111,6 +111,25 @@ struct OnnxLimits {
   std::uint64_t max_listed_values = 4096;
 };
 
+// Bounds of the TensorFlow SavedModel reader (TF): saved_model.pb, keras_metadata.pb and the
+// variables/ index of a SavedModel directory. Like ONNX it streams: tensor constants are skipped,
+// what it keeps is one field at a time and the summary's lists.
+struct SavedModelLimits {
+  // Messages nested below the top one. A node sits four levels down (meta graph, graph,
+  // function library, function); attribute values nest through functions' attribute lists.
+  std::uint32_t max_depth = 100;
+  // One field kept whole: a node or tensor name, an op, an attribute string the checks read, a
+  // Keras object's metadata (JSON with the whole model's config: a few MB for a large model).
+  std::uint64_t max_field_bytes = 64ull << 20;
+  // The summary's lists: op types, meta graphs, signatures and their tensors, the nodes named
+  // for each dangerous op, Keras layer classes. Past them items are counted, not listed.
+  std::uint64_t max_listed_ops = 4096;
+  std::uint64_t max_listed_values = 4096;
+  // A SavedModel directory's variables/variables.index, read whole by the face (a table of one
+  // entry per variable: a few MB for the largest models).
+  std::uint64_t max_index_bytes = 64ull << 20;
+};
+
 // Bounds of `tensorgate diff` (docs/diff.md).
 struct DiffLimits {
   // Each side's read buffer for --values (tensor pairs and content hashes): the diff's memory is
@@ -223,6 +242,7 @@ struct Limits {
   ZipLimits zip{};
   TarLimits tar{};
   OnnxLimits onnx{};
+  SavedModelLimits savedmodel{};
   DiffLimits diff{};
   ReportLimits report{};
   // --- chat templates (tokenizer_config.json and chat_template.json are read whole within

@@ -12,6 +12,7 @@
 #include "tensorgate/chat_template.hpp"
 #include "tensorgate/finding.hpp"
 #include "tensorgate/limits.hpp"
+#include "tensorgate/savedmodel.hpp"
 #include "tensorgate/memory_budget.hpp"
 #include "tensorgate/report.hpp"
 #include "tensorgate/gguf.hpp"
@@ -81,6 +82,8 @@ struct ModelDirectory {
   // The ONNX models of its onnx/ folder ("onnx/model.onnx", ...), each checked as a file of its
   // own: transformers.js keeps a model's weights there, beside the config at the top.
   std::vector<std::string> onnx_folder_models;
+  // A TensorFlow SavedModel directory (it holds saved_model.pb): its variables/ and assets/.
+  std::optional<SavedModelVariables> savedmodel;
 };
 
 // A split GGUF set as one model: its totals over the shards present.
@@ -111,10 +114,11 @@ struct DirectorySummary {
   std::uint64_t shard_count = 0;
   std::uint64_t weight_map_size = 0;
   std::vector<std::string> files;
-  std::string weights_format;          // of the files that make the model: "safetensors", "pickle", "zip", "gguf", "onnx" or ""
+  std::string weights_format;          // of the files that make the model: "safetensors", "pickle", "zip", "gguf", "onnx", "savedmodel" or ""
   std::vector<OtherFile> other_files;  // the files that are no weights, by name
   std::vector<SplitSetSummary> split_sets;
   std::vector<DirectoryTemplate> chat_templates;
+  std::optional<SavedModelDirectorySummary> savedmodel;  // a SavedModel directory's variables and assets
 };
 
 struct DirectoryReport {

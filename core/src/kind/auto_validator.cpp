@@ -7,6 +7,7 @@
 #include "tensorgate/gguf.hpp"
 #include "tensorgate/onnx.hpp"
 #include "tensorgate/pickle.hpp"
+#include "tensorgate/savedmodel.hpp"
 #include "tensorgate/tar.hpp"
 #include "tensorgate/zip.hpp"
 

@@ -5,6 +5,7 @@
 #include "onnx/content_probe.hpp"
 #include "pickle/opcodes.hpp"
 #include "pickle/scanner.hpp"
+#include "savedmodel/content_probe.hpp"
 #include "tar/tar_header.hpp"
 
 namespace tensorgate::detail::kind {
@@ -87,6 +88,12 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
     case Verdict::yes: return Classification{Format::pickle, {}, {}};
     case Verdict::undecided: return std::nullopt;
     case Verdict::no: break;
+  }
+  // Before ONNX: a SavedModel also begins with a varint field 1 (its schema version, 1).
+  switch (savedmodel::probe_savedmodel(prefix, complete)) {
+    case savedmodel::ProbeVerdict::yes: return Classification{Format::savedmodel, {}, {}};
+    case savedmodel::ProbeVerdict::undecided: return std::nullopt;
+    case savedmodel::ProbeVerdict::no: break;
   }
   switch (onnx::probe_model(prefix, complete)) {
     case onnx::ProbeVerdict::yes: return Classification{Format::onnx, {}, {}};

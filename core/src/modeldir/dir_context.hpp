@@ -14,10 +14,11 @@ namespace tensorgate::detail {
 class DirContext {
  public:
   DirContext(const ModelDirectory& dir, const Limits& limits)
-      : dir_(dir), limits_(limits.directory), findings_(limits.max_findings) {}
+      : dir_(dir), limits_(limits.directory), savedmodel_limits_(limits.savedmodel), findings_(limits.max_findings) {}
 
   const ModelDirectory& dir() const { return dir_; }
   const DirectoryLimits& limits() const { return limits_; }
+  const SavedModelLimits& savedmodel_limits() const { return savedmodel_limits_; }
   const FileInventory* weights_file(std::string_view name) const;
   bool has_file(std::string_view name) const;
 
@@ -36,6 +37,7 @@ class DirContext {
  private:
   const ModelDirectory& dir_;
   DirectoryLimits limits_;
+  SavedModelLimits savedmodel_limits_;
   FindingList findings_;
 };
 
@@ -68,6 +70,7 @@ bool names_a_shard(std::string_view file_name);
 void check_chat_templates(DirContext& ctx);
 // AR: the tensor inventory against config.json.
 void check_architecture(DirContext& ctx);
+void check_savedmodel_directory(DirContext& ctx);  // savedmodel_dir.cpp
 // TL and MD's tokenizer rule, where config.json declares a tl_arch.
 void check_tinyllm_directory(DirContext& ctx);
 

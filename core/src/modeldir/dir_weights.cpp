@@ -1,8 +1,9 @@
 // MD.no-weights, MD.invalid-file, MD.config-missing's scope, and which files make the model:
 // safetensors first (model.safetensors.index.json, or model.safetensors), then torch
 // checkpoints (pytorch_model.bin.index.json, pytorch_model.bin, or the checkpoints of a
-// directory that holds nothing else), then GGUF files, then ONNX models; a directory whose
-// models are in its onnx/ folder (transformers.js) has weights, checked file by file.
+// directory that holds nothing else), then GGUF files, then ONNX models, then a TensorFlow
+// SavedModel's saved_model.pb; a directory whose models are in its onnx/ folder
+// (transformers.js) has weights, checked file by file.
 #include <algorithm>
 
 #include "modeldir/dir_context.hpp"
@@ -55,10 +56,14 @@ void check_weights(DirContext& ctx) {
   } else if (any(dir, is_onnx) && !any(dir, is_safetensors)) {
     for (const auto& f : dir.weights)  // ONNX models, and no other weights that make a model
       if (is_onnx(f.format)) ctx.model_files.push_back(&f);
+  } else if (dir.savedmodel && !any(dir, is_safetensors)) {
+    // A SavedModel: its graph (saved_model.pb) makes the model, its variables are checked apart.
+    if (const FileInventory* pb = ctx.weights_file("saved_model.pb")) ctx.model_files.push_back(pb);
   } else if (dir.onnx_folder_models.empty()) {
     ctx.add(Rule::md_no_weights, "none of model.safetensors, model.safetensors.index.json, pytorch_model.bin, "
                                  "pytorch_model.bin.index.json is present, the directory is not of GGUF files, "
-                                 "torch checkpoints or ONNX models only, and its onnx/ folder holds no ONNX model");
+                                 "torch checkpoints or ONNX models only, its onnx/ folder holds no ONNX model, "
+                                 "and it is no SavedModel (saved_model.pb)");
   }
 }
 

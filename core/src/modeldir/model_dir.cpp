@@ -88,6 +88,7 @@ DirectoryReport check_model_directory(const ModelDirectory& dir, const Limits& l
   detail::check_weights(ctx);
   detail::check_split_sets(ctx);
   detail::check_chat_templates(ctx);
+  detail::check_savedmodel_directory(ctx);
   if (ctx.config) {
     detail::check_tinyllm_directory(ctx);
     detail::check_architecture(ctx);
@@ -112,7 +113,7 @@ DirectoryReport check_split_set_files(const std::vector<GgufFileFacts>& files, c
 
 bool is_model_directory(const std::vector<std::string>& names) {
   for (const char* marker : {"config.json", "model.safetensors", "model.safetensors.index.json", "pytorch_model.bin",
-                             "pytorch_model.bin.index.json"})
+                             "pytorch_model.bin.index.json", "saved_model.pb"})
     if (std::find(names.begin(), names.end(), marker) != names.end()) return true;
   return std::any_of(names.begin(), names.end(), [](const std::string& n) { return parse_split_name(n).has_value(); });
 }

@@ -83,6 +83,20 @@ void write_directory_fields(JsonWriter& w, const DirectoryReport& r) {
   write_split_sets(w, s.split_sets);
   w.key("chat_templates");
   write_templates(w, s.chat_templates);
+  w.key("savedmodel");  // a SavedModel directory's variables and assets
+  if (s.savedmodel) {
+    w.begin_object();
+    w.field("variables", s.savedmodel->variables);
+    w.field("shards", s.savedmodel->shards);
+    w.field("variable_bytes", s.savedmodel->variable_bytes);
+    w.key("assets");
+    w.begin_array();
+    for (const std::string& a : s.savedmodel->assets) w.string(a);
+    w.end_array();
+    w.end_object();
+  } else {
+    w.null();
+  }
   w.end_object();
   w.key("error");
   w.null();

@@ -1,0 +1,116 @@
+// TF.variables: a SavedModel directory's variables/ folder against its index. The index names
+// the shard count N; the shards present must be exactly variables.data-00000-of-N up to
+// N - 1, and each variable must lie within its shard.
+#include <boost/unordered/unordered_flat_map.hpp>
+#include <cstdio>
+
+#include "common/printable.hpp"
+#include "savedmodel/bundle_index.hpp"
+#include "tensorgate/rules.hpp"
+#include "tensorgate/savedmodel.hpp"
+
+namespace tensorgate {
+namespace {
+
+using detail::savedmodel::BundleEntry;
+using detail::savedmodel::BundleIndex;
+using detail::quoted;
+
+std::string shard_name(std::uint64_t i, std::uint64_t n) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "variables.data-%05llu-of-%05llu", static_cast<unsigned long long>(i),
+                static_cast<unsigned long long>(n));
+  return buf;
+}
+
+// How far a shard is read, and by which variable.
+struct Reach {
+  std::uint64_t end = 0;
+  std::string variable;
+};
+
+class VariableFindings {
+ public:
+  VariableFindings(std::vector<Finding>& out, const Limits& limits) : out_(out), limits_(limits) {}
+  void add(std::string message) {
+    if (out_.size() < limits_.max_findings)
+      out_.push_back(Finding{Rule::tf_variables, rule_info(Rule::tf_variables).severity, "variables/: " + std::move(message), {}, {}});
+  }
+
+ private:
+  std::vector<Finding>& out_;
+  const Limits& limits_;
+};
+
+// Each shard present against the index's names; what is missing is counted and the first named
+// (a count of 2^31 shards is not listed one by one).
+void check_shards(const SavedModelVariables& vars, const BundleIndex& index,
+                  const boost::unordered_flat_map<std::uint32_t, Reach>& reach, VariableFindings& f) {
+  std::uint64_t matched = 0;
+  boost::unordered_flat_map<std::string, std::uint64_t> named;  // the index's names present, by size
+  for (const SavedModelVariables::Shard& s : vars.shards) {
+    unsigned long long i = 0, n = 0;
+    char tail = 0;
+    const bool parsed = std::sscanf(s.name.c_str(), "variables.data-%5llu-of-%5llu%c", &i, &n, &tail) == 2;
+    if (!parsed || n != index.num_shards || i >= n || s.name != shard_name(i, n)) {
+      f.add(s.name + " is no shard of this index (it names " + std::to_string(index.num_shards) + ")");
+      continue;
+    }
+    ++matched;
+    named.emplace(s.name, s.size);
+    if (const auto r = reach.find(static_cast<std::uint32_t>(i)); r != reach.end() && r->second.end > s.size)
+      f.add(s.name + " has " + std::to_string(s.size) + " bytes; variable " + quoted(r->second.variable) +
+            " is read up to byte " + std::to_string(r->second.end));
+  }
+  if (matched < index.num_shards) {
+    std::uint64_t first = 0;
+    while (named.contains(shard_name(first, index.num_shards))) ++first;
+    f.add("the index names " + std::to_string(index.num_shards) + (index.num_shards == 1 ? " shard; " : " shards; ") +
+          std::to_string(index.num_shards - matched) + " missing, the first " + shard_name(first, index.num_shards));
+  }
+}
+
+}  // namespace
+
+SavedModelDirectorySummary check_savedmodel_variables(const SavedModelVariables& vars, const Limits& limits,
+                                                      std::vector<Finding>& out) {
+  SavedModelDirectorySummary summary;
+  summary.assets = vars.assets;
+  VariableFindings f(out, limits);
+  if (vars.index_too_large) {
+    f.add("variables.index is larger than this checker reads (" + std::to_string(limits.savedmodel.max_index_bytes) +
+          " bytes)");
+    return summary;
+  }
+  if (!vars.index) {
+    if (!vars.shards.empty()) f.add("data shards without variables.index: TensorFlow cannot find a variable in them");
+    return summary;
+  }
+  // The farthest byte each shard is read to; entries are bounded by the index's bytes.
+  boost::unordered_flat_map<std::uint32_t, Reach> reach;
+  std::uint64_t strays = 0;
+  std::string first_stray;
+  const BundleIndex index = detail::savedmodel::read_bundle_index(*vars.index, limits.savedmodel.max_index_bytes, [&](const BundleEntry& e) {
+    summary.variable_bytes += e.size;
+    if (e.shard >= e.num_shards) {
+      if (strays++ == 0) first_stray = std::string(e.name);
+      return;
+    }
+    const std::uint64_t end = e.offset + e.size < e.offset ? UINT64_MAX : e.offset + e.size;
+    Reach& r = reach[e.shard];
+    if (end > r.end) r = Reach{end, std::string(e.name.substr(0, 256))};
+  });
+  if (index.error) {
+    f.add("variables.index is not a tensor bundle index: " + *index.error);
+    return summary;
+  }
+  summary.variables = index.entries;
+  summary.shards = index.num_shards;
+  if (strays)
+    f.add(std::to_string(strays) + (strays == 1 ? " variable is" : " variables are") + " in a shard past the index's " +
+          std::to_string(index.num_shards) + ", the first " + quoted(first_stray));
+  check_shards(vars, index, reach, f);
+  return summary;
+}
+
+}  // namespace tensorgate
