@@ -48,7 +48,10 @@ class FdSource final : public InputSource {
     }
   }
 
-  // Past what is only counted, to the last bytes the validator still looks at (tail_wanted()).
+  bool seeks() const override { return size_.has_value(); }  // a regular file or a block device
+
+  // Past what is only counted, to the last bytes the validator still looks at (tail_wanted()),
+  // or over a run it does not look at.
   std::optional<std::string> skip(std::uint64_t count) override {
     if (::lseek(fd_, static_cast<off_t>(count), SEEK_CUR) < 0) return with_errno("cannot seek");
     return std::nullopt;

@@ -27,8 +27,15 @@ class InputSource {
   // at (bytes_wanted()): a remote source sizes its requests by it.
   virtual SourceRead read(std::span<std::byte> out, std::uint64_t wanted) = 0;
 
-  // The validator only counts the next `count` bytes (the size is known): they are not read.
+  // The validator only counts the next `count` bytes (the size is known), or will not look at
+  // them (seeks()): they are not read.
   virtual std::optional<std::string> skip(std::uint64_t count) = 0;
+
+  // Whether skip() may come anywhere and costs a seek, not the bytes (a local regular file or
+  // block device): then a run the validator will not look at (bytes_skippable(), an ONNX
+  // initializer's raw data) is skipped in the middle of the input too. No for a remote file,
+  // whose skip ends the answer being read, and for sources of unknown size.
+  virtual bool seeks() const { return false; }
 
   // Whether the last bytes a validator asks for after a skip (tail_wanted(): FK.polyglot's
   // search for a zip end record) are read: yes for a local file (one seek), no for a remote

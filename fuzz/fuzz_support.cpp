@@ -88,12 +88,34 @@ tensorgate::Report feed_chunked(const ValidatorFactory& make, const Split& s, bo
   return v->finish();
 }
 
+tensorgate::Report feed_skipping(const ValidatorFactory& make, const Split& s, bool hint) {
+  auto v = make();
+  if (hint) v->set_total_size(s.file.size());
+  std::size_t at = 0;
+  std::size_t cut = 0;  // the next of the split's positions
+  while (at < s.file.size()) {
+    if (const std::uint64_t run = v->bytes_skippable()) {
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(run, s.file.size() - at));
+      v->skip(n);
+      at += n;
+      continue;
+    }
+    while (cut < s.cuts.size() && s.cuts[cut] <= at) ++cut;
+    const std::size_t end = cut < s.cuts.size() ? s.cuts[cut] : s.file.size();
+    v->feed(s.file.substr(at, end - at));
+    at = end;
+  }
+  return v->finish();
+}
+
 void check_chunking(const ValidatorFactory& make, const Split& s) {
   const std::string expected = render(feed_chunked(make, Split{{}, s.file}, false, false));
   require(render(feed_chunked(make, s, false, false)) == expected, "chunking-invariant");
   require(render(feed_chunked(make, s, true, false)) == expected, "size-hint-invariant");
   require(render(feed_chunked(make, s, false, true)) == expected, "skip-invariant");
   require(render(feed_chunked(make, s, true, false, true)) == expected, "in-place-invariant");
+  require(render(feed_skipping(make, s, false)) == expected, "skippable-invariant");
+  require(render(feed_skipping(make, s, true)) == expected, "skippable-size-hint-invariant");
 }
 
 void check_budget_only_aborts(const BudgetedFactory& make, const Split& s, std::uint64_t capacity,

@@ -41,7 +41,12 @@ using ValidatorFactory = std::function<std::unique_ptr<tensorgate::Validator>()>
 tensorgate::Report feed_chunked(const ValidatorFactory& make, const Split& s, bool hint, bool skip_data,
                                 bool in_place = false);
 
-// The chunking invariant: whole, cut, hinted, skipped and read in place, the report is the same.
+// Feeds the file cut at the split's positions, but skips every run the validator offers not to
+// look at (Validator::bytes_skippable), within the file, as the CLI seeks over raw data.
+tensorgate::Report feed_skipping(const ValidatorFactory& make, const Split& s, bool hint);
+
+// The chunking invariant: whole, cut, hinted, skipped (to the end, and every run offered) and
+// read in place, the report is the same.
 void check_chunking(const ValidatorFactory& make, const Split& s);
 
 // A validator made with a shared memory budget (null: none).

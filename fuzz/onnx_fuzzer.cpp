@@ -1,6 +1,8 @@
 // The ONNX validator (core/src/onnx) over any bytes: the input's first bytes choose chunk
 // boundaries (fuzz_support.hpp, Split), the rest is the model. The report invariants hold; whole,
-// cut, with the size announced and not, the report is the same; the writers take its summary.
+// cut, with the size announced and not, with every run of raw data it offers skipped, the report
+// is the same (and through detection too); under a memory budget it is that report or aborted;
+// the writers take its summary.
 // The same bytes go through content detection (the ONNX probe), and the report's external files
 // through the directory rules with what a made-up directory holds at each location.
 #include <cstdint>
@@ -34,6 +36,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   tgfuzz::check_report_invariants(report);
   tgfuzz::require(report.format == tensorgate::Format::onnx, "onnx-format");
   tgfuzz::check_chunking([] { return tensorgate::make_onnx_validator(); }, s);
+  // Through detection, FK.polyglot's window at the end is kept out of the runs it offers.
+  const auto detected = [] { return tensorgate::make_validator(tensorgate::FormatChoice::auto_detect, "m.onnx", {}); };
+  const std::string through_detection = tgfuzz::render(tgfuzz::feed_chunked(detected, tgfuzz::Split{{}, s.file}, true, false));
+  tgfuzz::require(tgfuzz::render(tgfuzz::feed_skipping(detected, s, true)) == through_detection, "detected-skippable-invariant");
+  // From no room at all to a few MiB: the budget is taken a MiB at a time, so both sides of it.
+  const std::uint64_t capacity = s.cuts.empty() ? 0 : std::uint64_t{s.cuts.front()} << 12;
+  tgfuzz::check_budget_only_aborts([](tensorgate::MemoryBudget* b) { return tensorgate::make_onnx_validator({}, b); }, s,
+                                   capacity, report);
   tgfuzz::check_writers({{"model.onnx", report, std::nullopt}});
 
   // ONNX by content only where it starts as a ModelProto does: ir_version (0x08) first.

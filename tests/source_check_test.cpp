@@ -1,7 +1,8 @@
 // check_source (cli/source_check.cpp): the CLI's read loop over any InputSource. Whatever the size
 // of each read and whether the source knows its size, the report is the one of the whole bytes.
 // With the size known, what the validator only counts is skipped, never read; the tail is still
-// read for FK.polyglot's search; a safetensors header arrives in one read into the validator.
+// read for FK.polyglot's search; a safetensors header arrives in one read into the validator. A
+// source that seeks goes over an ONNX model's raw data, a run the validator does not look at.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 #include "source_check.hpp"
 #include "st_builder.hpp"
 #include "stream_check.hpp"
+#include "tensorgate/validator.hpp"
+#include "wire_builder.hpp"
 #include "zip_builder.hpp"
 
 using namespace tgtest;
@@ -55,11 +58,13 @@ class ScriptedSource final : public InputSource {
     return std::nullopt;
   }
   bool reads_tail() const override { return reads_tail_; }
+  bool seeks() const override { return seeks_; }
 
   std::size_t read_bytes() const { return read_; }
   std::size_t skipped_bytes() const { return skipped_; }
   const std::vector<std::size_t>& asked() const { return asked_; }
   void set_reads_tail(bool yes) { reads_tail_ = yes; }
+  void set_seeks(bool yes) { seeks_ = yes; }
   void fail_at(std::size_t pos) { fail_at_ = pos; }
 
  private:
@@ -67,6 +72,7 @@ class ScriptedSource final : public InputSource {
   bool sized_;
   std::size_t max_read_;
   bool reads_tail_ = true;
+  bool seeks_ = false;
   std::optional<std::size_t> fail_at_;
   std::size_t pos_ = 0, read_ = 0, skipped_ = 0;
   std::vector<std::size_t> asked_;
@@ -90,7 +96,56 @@ std::string polyglot_file(std::size_t zeros_before) {
                  data);
 }
 
+// An ONNX model whose one initializer holds `raw` bytes of raw data.
+std::string onnx_model(std::size_t raw) {
+  using namespace tgtest::wire;
+  const std::string t = field_varint(1, raw / 4) + field_varint(2, 1) + field_len(8, "w") + field_len(9, std::string(raw, '\1'));
+  const std::string graph = field_len(5, t) + field_len(11, field_len(1, "x")) + field_len(12, field_len(1, "w"));
+  return field_varint(1, 8) + field_len(8, field_varint(2, 13)) + field_len(7, graph);
+}
+
+std::string fed_whole(std::string_view name, std::string_view bytes) {
+  auto v = tensorgate::make_validator(FormatChoice::auto_detect, name, tensorgate::Limits{});
+  return tensorgate::report_json(tensorgate::validate_whole(*v, bytes));
+}
+
 }  // namespace
+
+TEST(SourceCheck, AnOnnxModelsRawDataIsSoughtOverWhenTheSourceSeeks) {
+  const std::string bytes = onnx_model(8 << 20);
+  const std::string expected = fed_whole("model.onnx", bytes);
+  ScriptedSource source(bytes, true, SIZE_MAX);
+  source.set_seeks(true);
+  EXPECT_EQ(json_of(check(source, "model.onnx")), expected);
+  // What detection looks at first, then FK.polyglot's window at the end; the raw data between
+  // them is sought over.
+  EXPECT_EQ(source.read_bytes(), kPrefix + kTailWindow);
+  EXPECT_EQ(source.skipped_bytes(), bytes.size() - kPrefix - kTailWindow);
+  // A source that does not seek (a remote file) reads it all, with the same report.
+  ScriptedSource stream(bytes, true, SIZE_MAX);
+  EXPECT_EQ(json_of(check(stream, "model.onnx")), expected);
+  EXPECT_EQ(stream.read_bytes(), bytes.size());
+}
+
+TEST(SourceCheck, ARunShorterThanAChunkIsRead) {
+  const std::string bytes = onnx_model((1 << 20) - 4096);
+  ScriptedSource source(bytes, true, SIZE_MAX);
+  source.set_seeks(true);
+  EXPECT_EQ(json_of(check(source, "model.onnx")), fed_whole("model.onnx", bytes));
+  EXPECT_EQ(source.skipped_bytes(), 0u);
+}
+
+TEST(SourceCheck, AFileShorterThanItsRawDataIsSoughtToItsEndAndFoundTruncated) {
+  const std::string bytes = onnx_model(8 << 20).substr(0, 3 << 20);
+  ScriptedSource source(bytes, true, SIZE_MAX);
+  source.set_seeks(true);
+  const CheckedFile f = check(source, "model.onnx");
+  EXPECT_EQ(json_of(f), fed_whole("model.onnx", bytes));
+  ASSERT_TRUE(f.report);
+  EXPECT_EQ(errors_of(*f.report), "OX.wire");
+  EXPECT_EQ(source.skipped_bytes(), bytes.size() - kPrefix - kTailWindow);
+  EXPECT_EQ(source.read_bytes() + source.skipped_bytes(), bytes.size());
+}
 
 TEST(SourceCheck, AnyReadSizeWithOrWithoutTheSizeGivesTheWholeBytesReport) {
   const std::string files[] = {plain_file(300), st_file(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,12]}})",

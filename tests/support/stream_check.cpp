@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "gguf_check.hpp"
@@ -30,6 +31,22 @@ tensorgate::Report skipping(const ValidatorFactory& make, std::string_view bytes
 
 }  // namespace
 
+tensorgate::Report skipping_runs(const ValidatorFactory& make, std::string_view bytes, bool hint, std::size_t piece,
+                                 std::uint64_t* skipped) {
+  auto v = make();
+  if (hint) v->set_total_size(bytes.size());
+  std::size_t at = 0;
+  while (at < bytes.size()) {
+    const std::uint64_t run = std::min<std::uint64_t>(v->bytes_skippable(), bytes.size() - at);
+    const std::size_t n = run ? static_cast<std::size_t>(run) : std::min(piece, bytes.size() - at);
+    if (run) v->skip(n);
+    else v->feed(bytes.substr(at, n));
+    if (run && skipped) *skipped += n;
+    at += n;
+  }
+  return v->finish();
+}
+
 tensorgate::Report check_stream(const ValidatorFactory& make, std::string_view bytes) {
   tensorgate::Report hinted = feed_split(make, bytes, {}, true);
   const std::string want = render(hinted);
@@ -43,6 +60,7 @@ tensorgate::Report check_stream(const ValidatorFactory& make, std::string_view b
     EXPECT_EQ(render(feed_split(make, bytes, every, false)), want) << "byte by byte, without the size hint";
   }
   EXPECT_EQ(render(skipping(make, bytes)), want) << "reading what bytes_wanted() asks, skipping the rest";
+  EXPECT_EQ(render(skipping_runs(make, bytes, true, 5)), want) << "skipping every run offered, in 5-byte pieces";
   return hinted;
 }
 

@@ -48,6 +48,17 @@ class Validator {
   // How many of the next bytes the validator needs to look at. 0 means it only counts from
   // here on: a caller that knows the bytes exist may `skip` them instead of reading them.
   virtual std::uint64_t bytes_wanted() const = 0;
+  // How many of the next bytes the validator will not look at before it wants bytes again (the
+  // rest of an ONNX initializer's raw_data): a caller may `skip` up to that many instead of
+  // feeding them, and the report is the one feeding them gives. 0 when no such run starts here.
+  // A separate call, not a meaning of bytes_wanted() == 0, since that one promises nothing is
+  // looked at up to the end (callers skip to the tail on it) while this run is bounded and
+  // bytes_wanted() still counts from here (feeding the run is always right). The run is what
+  // the input claims: it may reach past the input's end (a truncated file), so a caller never
+  // skips past the bytes that exist, and leaves tail_wanted() out of it.
+  virtual std::uint64_t bytes_skippable() const { return 0; }
+  // Skips `count` bytes, never looked at: when bytes_wanted() is 0 (they exist and are only
+  // counted), or up to bytes_skippable().
   virtual Progress skip(std::uint64_t count) = 0;
   // Bytes at the very end of the input that the validator looks at even while it only counts
   // the bytes before them (format detection reads the last 64 KiB for a zip end record, the

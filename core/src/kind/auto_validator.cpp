@@ -118,8 +118,19 @@ std::uint64_t AutoValidator::bytes_wanted() const {
   return delegate_ ? std::max(head, delegate_->bytes_wanted()) : head;
 }
 
+// The delegate's run, once the head has been looked at, and short of FK.polyglot's window: the
+// end record is searched in the last bytes fed, so none of them may be skipped. That window is
+// known only with the size; without it nothing is offered while the end is still searched.
+std::uint64_t AutoValidator::bytes_skippable() const {
+  if (!delegate_ || !head_checked_) return 0;
+  const std::uint64_t run = delegate_->bytes_skippable();
+  if (run == 0 || tail_wanted() == 0) return run;
+  if (!total_) return 0;
+  return std::min(run, *total_ > seen_ + kTailWindow ? *total_ - seen_ - kTailWindow : 0);
+}
+
 Progress AutoValidator::skip(std::uint64_t count) {
-  assert(bytes_wanted() == 0 && "skip() only past the bytes the validator looks at");
+  assert((bytes_wanted() == 0 || count <= bytes_skippable()) && "skip() only past the bytes the validator looks at");
   if (!delegate_ || !head_checked_) return Progress::need_more;
   seen_ += count;
   tail_.clear();  // what came before the skip is no longer the end

@@ -26,6 +26,7 @@ class AutoValidator final : public Validator {
   Progress feed(std::span<const std::byte> chunk) override;
   std::span<std::byte> prepare(std::size_t max) override;
   std::uint64_t bytes_wanted() const override;
+  std::uint64_t bytes_skippable() const override;
   Progress skip(std::uint64_t count) override;
   std::uint64_t tail_wanted() const override;
   // The delegate's answer: before the choice no heavy step can complete (the first bytes are

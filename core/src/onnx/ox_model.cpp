@@ -35,14 +35,19 @@ void OnnxValidator::node_done() {
   const NodeState n = std::move(nodes_.back());
   nodes_.pop_back();
   if (std::find(kKnownDomains.begin(), kKnownDomains.end(), n.domain) == kKnownDomains.end() &&
-      warned_domains_.size() < limits_.onnx.max_listed_ops && warned_domains_.insert(n.domain).second)
+      warned_domains_.size() < limits_.onnx.max_listed_ops && !warned_domains_.contains(n.domain)) {
+    if (!charge(kSlotBytes + n.domain.size(), false)) return;
+    warned_domains_.insert(n.domain);
     findings_.add(Rule::ox_custom_domain, "node " + quoted(n.op_type) + " of domain " + quoted(n.domain) +
                                               ": running it needs that domain's operator library", n.pos);
+  }
   const std::string domain = n.domain == "ai.onnx" ? std::string() : n.domain;
   const std::string key = op_key(domain, n.op_type);
   if (const auto it = op_index_.find(key); it != op_index_.end()) {
     ++summary_.ops[it->second].count;
   } else if (summary_.ops.size() < limits_.onnx.max_listed_ops) {
+    // The key in the index, and the domain and op type in the summary.
+    if (!charge(kSlotBytes + key.size(), false) || !charge(sizeof(OnnxOpCount) + key.size(), true)) return;
     op_index_.emplace(key, summary_.ops.size());
     summary_.ops.push_back(OnnxOpCount{domain.substr(0, kMaxOpTypeKey), n.op_type.substr(0, kMaxOpTypeKey), 1});
   } else {
@@ -82,7 +87,7 @@ void OnnxValidator::note_main_name(std::string_view name, bool in_main_graph) {
     main_names_ = {};
     return;
   }
-  main_names_.push_back(name_hash(name));
+  if (charge(kMainNameBytes, false)) main_names_.push_back(name_hash(name));
 }
 
 // Each listed output of the main graph is one of its inputs, initializers or node outputs. A

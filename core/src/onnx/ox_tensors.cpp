@@ -148,11 +148,12 @@ void OnnxValidator::note_external_file(std::string_view location, uint128 reach)
     }
     return;
   }
-  if (external_files_.size() >= limits_.onnx.max_listed_tensors ||
-      !take_listed(2 * (sizeof file + file.size()) + std::min(tensor_.name.size(), kMaxListedName))) {
+  const std::uint64_t cost = 2 * (sizeof file + file.size()) + std::min(tensor_.name.size(), kMaxListedName);
+  if (external_files_.size() >= limits_.onnx.max_listed_tensors || !take_listed(cost)) {
     ++summary_.external_files_not_listed;
     return;
   }
+  if (!charge(kSlotBytes + cost, true)) return;
   external_files_.emplace(file, summary_.external_files.size());
   summary_.external_files.push_back(OnnxExternalFile{file, needed, tensor_.name.substr(0, kMaxListedName)});
 }
@@ -173,6 +174,7 @@ void OnnxValidator::list_initializer(std::uint64_t elements, std::uint64_t bytes
     ++summary_.initializers_not_listed;
     return;
   }
+  if (!charge(cost, true)) return;
   OnnxTensor out;
   out.name = tensor_.name;
   out.dtype = std::string(dtype);

@@ -1,5 +1,6 @@
 #include "onnx/validator.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 #include "common/report_of.hpp"
@@ -23,8 +24,12 @@ std::uint64_t listed_cost(const OnnxValue& v) {
 
 }  // namespace
 
-OnnxValidator::OnnxValidator(const Limits& limits, MemoryBudget*)
-    : limits_(limits), findings_(limits.max_findings), reader_(*this, wire_limits(limits)) {}
+OnnxValidator::OnnxValidator(const Limits& limits, MemoryBudget* budget)
+    : limits_(limits), budget_(budget), findings_(limits.max_findings), reader_(*this, wire_limits(limits)) {}
+
+OnnxValidator::~OnnxValidator() {
+  if (budget_ && budget_held_) budget_->release(static_cast<std::size_t>(budget_held_));
+}
 
 Progress OnnxValidator::feed(std::span<const std::byte> chunk) {
   if (finished_) return progress();
@@ -34,8 +39,11 @@ Progress OnnxValidator::feed(std::span<const std::byte> chunk) {
   return progress();
 }
 
+// Past what is only counted, or through the rest of a skipped field exactly as feeding it would
+// go (the wire reader closes the field and the messages that end with it).
 Progress OnnxValidator::skip(std::uint64_t count) {
-  assert(bytes_wanted() == 0 && "skip() only past the bytes the validator looks at");
+  assert((bytes_wanted() == 0 || count <= bytes_skippable()) && "skip() only past the bytes the validator looks at");
+  if (!done()) reader_.skip(std::min(count, reader_.skippable()));
   bytes_seen_ += count;
   return progress();
 }
@@ -61,9 +69,43 @@ bool OnnxValidator::take_listed(std::uint64_t bytes) {
   return true;
 }
 
+void OnnxValidator::abort_with(std::string limit, std::string message, AbortKind kind) {
+  if (!aborted_) aborted_ = Aborted{std::move(limit), std::move(message), kind};
+  reader_.stop();
+}
+
+bool OnnxValidator::charge(std::uint64_t bytes, bool listed) {
+  if (listed) summary_bytes_ += bytes;
+  if (hold(bytes)) return true;
+  abort_with("onnx-memory-budget", "no memory left in the shared budget for " + std::to_string(memory_) +
+                                       " bytes of the model's summary, op counts and names",
+             AbortKind::memory_budget);
+  return false;
+}
+
+// A mebibyte at a time, so that a model of many names asks the shared budget a few times, not
+// once a name.
+bool OnnxValidator::hold(std::uint64_t bytes) const {
+  memory_ += bytes;
+  if (!budget_ || memory_ <= budget_held_) return true;
+  const std::uint64_t step = std::max<std::uint64_t>(memory_ - budget_held_, 1 << 20);
+  if (step > SIZE_MAX || !budget_->try_acquire(static_cast<std::size_t>(step))) return false;
+  budget_held_ += step;
+  return true;
+}
+
 Report OnnxValidator::report() const {
   Report r = report_of(Format::onnx, bytes_seen_, findings_, aborted_);
-  if (!aborted_) r.summary = summary_;
+  if (aborted_) return r;
+  // The report's copy of the summary lives as long as this validator (until the answer is
+  // written): charged before it is made.
+  if (!hold(summary_bytes_)) {
+    r.aborted = Aborted{"onnx-memory-budget", "no memory left in the shared budget for the report's copy of the summary",
+                        AbortKind::memory_budget};
+    r.valid = false;
+    return r;
+  }
+  r.summary = summary_;
   return r;
 }
 
@@ -211,23 +253,27 @@ void OnnxValidator::on_message_end(std::uint16_t kind, std::uint64_t) {
     case sub_graph: --inner_depth_; break;
     case function:
       --inner_depth_;
-      if (local_functions_.size() < limits_.onnx.max_listed_ops)
-        local_functions_.insert(op_key(function_.domain, function_.op_type));
+      if (std::string key = op_key(function_.domain, function_.op_type);
+          local_functions_.size() < limits_.onnx.max_listed_ops && !local_functions_.contains(key) &&
+          charge(kSlotBytes + key.size(), false))
+        local_functions_.insert(std::move(key));
       break;
     case opset:
       if (!opset_) break;
       has_default_opset_ = has_default_opset_ || opset_->domain.empty() || opset_->domain == "ai.onnx";
-      if (summary_.opsets.size() < limits_.onnx.max_listed_values) summary_.opsets.push_back(*opset_);
+      if (summary_.opsets.size() < limits_.onnx.max_listed_values && charge(sizeof(OnnxOpset) + opset_->domain.size(), true))
+        summary_.opsets.push_back(*opset_);
       break;
     case main_input:
     case main_output:
       if (!value_) break;
       if (kind == main_input) note_main_name(value_->name, true);
       if (const std::uint64_t cost = listed_cost(*value_);
-          summary_.inputs.size() + summary_.outputs.size() < limits_.onnx.max_listed_values && take_listed(cost))
-        (value_is_output_ ? summary_.outputs : summary_.inputs).push_back(std::move(*value_));
-      else
+          summary_.inputs.size() + summary_.outputs.size() < limits_.onnx.max_listed_values && take_listed(cost)) {
+        if (charge(cost, true)) (value_is_output_ ? summary_.outputs : summary_.inputs).push_back(std::move(*value_));
+      } else {
         ++summary_.values_not_listed;
+      }
       value_.reset();
       break;
     default: break;

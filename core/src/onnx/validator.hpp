@@ -2,8 +2,10 @@
 // The ONNX push validator: the protobuf wire reader (protobuf/wire_reader.hpp) under onnx.proto's
 // schema (schema.hpp). Each message's fields arrive in order; what a check needs of a message
 // (a tensor's type, dims and data sizes, a node's op type and domain) is gathered while it
-// streams and judged when it ends. Raw data is counted, never held. Made by make_onnx_validator
-// (tensorgate/onnx.hpp).
+// streams and judged when it ends. Raw data is counted, never held, and a caller may skip it
+// unread (bytes_skippable()). What grows with the input (the summary's lists, the op counts and
+// their index, the main graph's names) is charged to the shared memory budget. Made by
+// make_onnx_validator (tensorgate/onnx.hpp).
 #include <boost/unordered/unordered_flat_map.hpp>
 #include <boost/unordered/unordered_flat_set.hpp>
 #include <cstdint>
@@ -55,13 +57,19 @@ struct NodeState {
 class OnnxValidator final : public Validator, private protobuf::WireHandler {
  public:
   OnnxValidator(const Limits& limits, MemoryBudget* budget);
+  ~OnnxValidator() override;
+  OnnxValidator(const OnnxValidator&) = delete;
+  OnnxValidator& operator=(const OnnxValidator&) = delete;
 
   // The size is not passed to the wire reader: a length past the end is then found where the
   // input ends, as it is without the size, so the report never depends on whether it was known.
   void set_total_size(std::uint64_t) override {}
   Progress feed(std::span<const std::byte> chunk) override;
-  // Once the bytes are not protobuf, the rest is only counted.
-  std::uint64_t bytes_wanted() const override { return finished_ || reader_.fault() ? 0 : 1u << 16; }
+  // Once the bytes are not protobuf, or a limit stopped the reader, the rest is only counted.
+  std::uint64_t bytes_wanted() const override { return done() ? 0 : 1u << 16; }
+  // Inside a field the schema skips (raw_data, string_data, a doc string): the rest of it, as
+  // its length says, which a truncated input does not hold (the caller bounds it by the size).
+  std::uint64_t bytes_skippable() const override { return done() ? 0 : reader_.skippable(); }
   Progress skip(std::uint64_t count) override;
   Report snapshot() const override { return report(); }
   Report finish() override;
@@ -96,10 +104,21 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
 
   // Whether the summary's lists may hold `bytes` more (kMaxListedBytes); if so they do.
   bool take_listed(std::uint64_t bytes);
+  // `bytes` more held while the input streams (`listed`: by the summary, which a report copies),
+  // charged to the shared budget; false once it refused (aborted, onnx-memory-budget).
+  bool charge(std::uint64_t bytes, bool listed);
+  bool hold(std::uint64_t bytes) const;  // const: a report charges its copy of the summary
+  void abort_with(std::string limit, std::string message, AbortKind kind);
+  bool done() const { return finished_ || aborted_ || reader_.fault(); }
   Progress progress() const;
   Report report() const;
 
   Limits limits_;
+  MemoryBudget* budget_;
+  // What is held (memory_), what of it the summary holds, and what the budget covers (acquired a
+  // mebibyte at a time); all released when the validator goes.
+  mutable std::uint64_t memory_ = 0, budget_held_ = 0;
+  std::uint64_t summary_bytes_ = 0;
   FindingList findings_;
   protobuf::WireReader reader_;
   std::optional<Aborted> aborted_;
@@ -133,6 +152,12 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
   OnnxSummary summary_;
 };
 
+// What a hash set or map entry costs beside its key's bytes (charged to the budget): the key
+// and its value, twice over for the free slots a table keeps.
+inline constexpr std::uint64_t kSlotBytes = 2 * (sizeof(std::string) + sizeof(std::size_t));
+// What one name of the main graph costs in main_names_: its hash, twice over for the vector's
+// growth.
+inline constexpr std::uint64_t kMainNameBytes = 2 * sizeof(std::uint64_t);
 inline constexpr std::size_t kMaxListedDims = 64;      // a summary's shape; deeper ranks are counted
 inline constexpr std::size_t kMaxListedName = 4096;    // a name or string in the summary
 // The bytes of names, locations and shapes the summary's lists of initializers, inputs, outputs
