@@ -43,7 +43,7 @@ std::optional<std::string> unusable(const CheckedFile& f) {
 
 void add_model_files(DiffInput& in, bool values, const OpenModelFile& open) {
   const std::vector<const CheckedFile*> files = model_files(in.checked);
-  if (files.empty()) return void(in.error = in.side.path + ": no weights files (safetensors, GGUF, PyTorch checkpoints)");
+  if (files.empty()) return void(in.error = in.side.path + ": no weights files (safetensors, GGUF, PyTorch checkpoints, ONNX)");
   for (const CheckedFile* f : files) {
     DiffFile file{f->path, &*f->report, nullptr};
     if (values) {

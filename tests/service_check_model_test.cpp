@@ -307,3 +307,61 @@ TEST(ServiceCheckModel, ConfigAsTextIsCheckedLikeTheFile) {
   body["config"] = shape.config_json();  // the same text as a valid file: as good as the object
   EXPECT_EQ(request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body)).status, 200u);
 }
+
+namespace {
+
+std::string onnx_fixture(const std::string& name) { return read_bytes(std::string(TG_SOURCE_DIR) + "/tests/data/onnx/" + name); }
+
+std::vector<std::string> rule_ids(const boost::json::value& report) {
+  std::vector<std::string> ids;
+  for (const auto& f : report.at("findings").as_array()) ids.push_back(str(f.at("rule")));
+  return ids;
+}
+
+}  // namespace
+
+// ONNX models as the CLI's directory check has them: one beside config.json makes the model
+// (its initializers the parameters); those of the onnx/ folder (transformers.js) are the
+// folder's models, and one that is invalid is the directory's MD.invalid-file, since the
+// answer has no entry of the file's own.
+TEST(ServiceCheckModel, OnnxModelsBesideTheConfigAndInTheOnnxFolder) {
+  TestServer server;
+  const tgtest::LlamaShape shape;
+  {
+    tgtest::ScratchDir d;  // a model beside its config: the same findings from the CLI and the service
+    d.write("config.json", shape.config_json());
+    d.write("model.onnx", onnx_fixture("linear.onnx"));
+    const auto cli = expect_cli_and_service_agree(server, d);
+    EXPECT_EQ(cli.back().directory->summary.weights_format, "onnx");
+    EXPECT_EQ(cli.back().directory->summary.parameters, 15u);
+  }
+  const auto validated = upload(server.port(), onnx_fixture("linear.onnx"), "name=model.onnx");
+  ASSERT_EQ(validated.status, 200u) << validated.body;
+  ASSERT_EQ(str(validated.json().at("format")), "onnx");
+  boost::json::object body{{"config", boost::json::parse(shape.config_json())}, {"index", nullptr},
+                           {"files", {{"onnx/model.onnx", validated.json()}}}};
+  const auto ok = request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body));
+  EXPECT_EQ(ok.status, 200u) << ok.body;
+  EXPECT_EQ(rule_ids(ok.json()), std::vector<std::string>{"AR.unknown-architecture"});  // as the CLI's js/ case
+  EXPECT_EQ(ok.json().at("summary").at("parameters"), 0);  // the folder's models are variants, not the model
+
+  // A location that climbs out of the model's directory ("../../etc/passwd.x" in place of the
+  // writer's name, as many bytes, so every length still holds): /v1/validate refuses the model.
+  std::string hostile = onnx_fixture("external.onnx");
+  for (std::size_t at; (at = hostile.find("external.onnx.data")) != std::string::npos;) hostile.replace(at, 18, "../../etc/passwd.x");
+  const auto refused = upload(server.port(), hostile, "name=model.onnx");
+  EXPECT_EQ(refused.status, 422u) << refused.body;
+  const std::vector<std::string> ids = rule_ids(refused.json());
+  EXPECT_FALSE(ids.empty());
+  EXPECT_TRUE(std::all_of(ids.begin(), ids.end(), [](const std::string& r) { return r == "OX.external-location"; })) << refused.body;
+  for (const char* name : {"onnx/model.onnx", "model.onnx"}) {
+    body["files"] = boost::json::object{{name, refused.json()}};
+    const auto res = request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body));
+    EXPECT_EQ(res.status, 422u) << name << ": " << res.body;
+    EXPECT_EQ(rule_ids(res.json()), (std::vector<std::string>{"MD.invalid-file", "AR.unknown-architecture"})) << name << ": " << res.body;
+  }
+  // A report without its initializers (tensors=false) cannot stand for the model.
+  const auto bare = upload(server.port(), onnx_fixture("linear.onnx"), "name=model.onnx&tensors=false");
+  body["files"] = boost::json::object{{"onnx/model.onnx", bare.json()}};
+  EXPECT_EQ(request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body)).code(), "bad-check-model");
+}

@@ -8,12 +8,13 @@ import {dtypeChart} from './chart.js';
 import {inventoryPanel} from './inventory.js';
 import {metadataPanel} from './metadata.js';
 import {cardsSection, typesOf} from './summary.js';
+import {opsChart, graphValues, initializerTensors} from './onnx.js';
 import {sarifText, downloadName, download, copy} from './sarif.js';
 
 // The report's format ids (core/include/tensorgate/report.hpp, format_name) as a person reads
 // them, before "file" ("Invalid pickle file", "Valid Git LFS pointer file").
 const FORMAT_NAMES = {
-  safetensors: 'safetensors', gguf: 'GGUF', pickle: 'pickle', zip: 'zip', npy: 'NumPy .npy', tar: 'tar',
+  safetensors: 'safetensors', gguf: 'GGUF', pickle: 'pickle', zip: 'zip', npy: 'NumPy .npy', tar: 'tar', onnx: 'ONNX',
   'lfs-pointer': 'Git LFS pointer', empty: 'empty', unknown: 'unrecognised',
   'model-directory': 'model repository',
 };
@@ -96,10 +97,16 @@ export function reportView(answer, file, ctx) {
   if (summary) parts.push(cardsSection(summary));
   parts.push(findingsPanel(report.findings, ctx.rules, {dropped: report.findings_dropped}));
   if (summary) {
+    const ops = opsChart(summary.ops, summary.ops_not_listed);
+    if (ops) parts.push(panel('Nodes by op type', ops, 'chart-panel.ops-panel'));
     const chart = dtypeChart(typesOf(summary));
     if (chart) parts.push(panel(report.format === 'gguf' ? 'Parameters and bytes by ggml type' : 'Parameters and bytes by dtype', chart, 'chart-panel'));
+    const values = graphValues(summary);
+    if (values) parts.push(panel('Graph inputs and outputs', values, 'values-panel'));
     // A file that lists no tensors (a pickle of plain objects, an empty header) gets no empty table.
     if (Array.isArray(summary.tensors) && summary.tensors.length) parts.push(inventoryPanel(summary.tensors, {dataStartLabel: report.format === 'gguf' ? 'the data section (alignment-padded)' : 'the data section (after the header)'}));
+    const initializers = initializerTensors(summary);
+    if (initializers.length) parts.push(inventoryPanel(initializers, {dataStartLabel: 'the file (raw_data; typed and external data have no offset)'}));
     if (summary.metadata && typeof summary.metadata === 'object') parts.push(metadataPanel(summary.metadata));
   } else if (!report.aborted) {
     parts.push(h('p.note', null, 'An invalid file has no summary: its findings say what is wrong and where.'));

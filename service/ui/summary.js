@@ -12,8 +12,12 @@ const yesNo = (v) => (v === true ? 'yes' : v === false ? 'no' : v);
 const CARDS = {
   architecture: ['Architecture', (v) => [v ?? 'not recognised']],
   name: ['Model name', (v) => [v]],
+  producer_name: ['Producer', (v, s) => [v || 'not named', s.producer_version ? `version ${s.producer_version}` : '']],
   parameters: ['Parameters', (v) => [fmt.count(v), fmt.int(v)]],
   tensor_count: ['Tensors', (v) => [fmt.int(v)]],
+  initializer_count: ['Initializers', (v) => [fmt.int(v)]],
+  nodes: ['Nodes', (v, s) => [fmt.int(v), [s.graphs !== undefined ? fmt.plural(s.graphs, 'graph') : null,
+    s.functions ? fmt.plural(s.functions, 'function') : null].filter(Boolean).join(' · ')]],
   file_type_name: ['Quantisation', (v, s) => [v, s.file_type !== undefined ? `file type ${s.file_type}` : '']],
   types: ['Type mix (bytes)', (v) => typeMix(v)],
   context_length: ['Context length', (v) => [fmt.int(v), 'tokens']],
@@ -33,12 +37,23 @@ const CARDS = {
   chat_template: ['Chat template', (v) => [yesNo(v)]],
   quantization_version: ['Quantisation version', (v) => [fmt.int(v)]],
   version: ['GGUF version', (v) => [fmt.int(v)]],
+  ir_version: ['ONNX IR version', (v) => [fmt.int(v)]],
+  opsets: ['Opsets', (v) => opsetText(v)],
   alignment: ['Alignment', (v) => [`${fmt.int(v)} B`]],
   byte_order: ['Byte order', (v) => [v]],
   kv_count: ['Metadata keys', (v) => [fmt.int(v)]],
 };
-// Shown elsewhere on the page (the chart, the inventory, the metadata table) or in a card's sub.
-const ELSEWHERE = new Set(['tensors', 'dtypes', 'metadata', 'file_type', 'parameter_count', 'files']);
+// Shown elsewhere on the page (the charts, the inventory, the metadata table, ONNX's graph
+// inputs and outputs) or in a card's sub.
+const ELSEWHERE = new Set(['tensors', 'dtypes', 'metadata', 'file_type', 'parameter_count', 'files',
+  'ops', 'initializers', 'inputs', 'outputs', 'producer_version', 'graphs', 'functions']);
+
+// ONNX's imported opsets: "ai.onnx 13 · ai.onnx.ml 3" (the default domain is "").
+function opsetText(opsets) {
+  if (!Array.isArray(opsets) || !opsets.length) return ['none'];
+  const named = opsets.filter((o) => o && typeof o === 'object').map((o) => `${o.domain || 'ai.onnx'} ${fmt.int(o.version)}`);
+  return [named.slice(0, 3).join(' · '), named.length > 3 ? `${fmt.int(named.length)} domains` : ''];
+}
 
 // GGUF's quantisation mix: the share of bytes of each ggml type, largest first.
 function typeMix(types) {

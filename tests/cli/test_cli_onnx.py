@@ -2,13 +2,15 @@
 """End to end: ONNX models (docs/rules.md, OX) by their content under any name, alone and in
 directories, with their external data files looked up beside them: present, missing, a symbolic
 link (of the file or of a directory on its way), a hard link, too short. The models are the ones
-python3-onnx wrote (tests/data/onnx/make_onnx.py). JSON against the report schema, exit statuses.
+python3-onnx wrote (tests/data/onnx/make_onnx.py), and for `tensorgate diff` pairs built here
+byte by byte. JSON against the report and diff schemas, exit statuses.
 
 usage: test_cli_onnx.py TENSORGATE DOCS_DIR DATA_DIR
 """
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -24,6 +26,38 @@ del sys.argv[1:4]
 def fixture(name):
     with open(os.path.join(DATA, name), "rb") as f:
         return f.read()
+
+
+def varint(v):
+    out = bytearray()
+    while True:
+        out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
+        v >>= 7
+        if not v:
+            return bytes(out)
+
+
+def field_varint(field, v):
+    return varint(field << 3) + varint(v)
+
+
+def field_len(field, data):
+    return varint(field << 3 | 2) + varint(len(data)) + data
+
+
+def f32s(*values):
+    return struct.pack("<%df" % len(values), *values)
+
+
+def initializer(name, dtype, dims, data):
+    """A graph's initializer field: a TensorProto of dims, data_type (1 FLOAT, 10 FLOAT16), name."""
+    body = b"".join(field_varint(1, d) for d in dims) + field_varint(2, dtype) + field_len(8, name.encode())
+    return field_len(5, body + data)
+
+
+def onnx_model(*initializers):
+    """ir_version 8, opset 13, a graph of these initializers."""
+    return field_varint(1, 8) + field_len(8, field_varint(2, 13)) + field_len(7, b"".join(initializers))
 
 
 def rules(entry, severity=None):
@@ -155,6 +189,46 @@ class CliOnnxTest(unittest.TestCase):
         self.assertEqual(code, 1)
         self.assertEqual(set(rules(doc["files"][0])), {"OX.external-location"})  # for each of its tensors
         self.assertIn("../../etc/passwd.x", doc["files"][0]["findings"][0]["message"])
+
+    def test_diff_of_two_models(self):
+        # Initializers added, removed, re-typed (b: FLOAT16 of equal values), reshaped, and changed
+        # in values: those in raw_data are read; typed ones (float_data, field 4) and external
+        # ones only by dtype and shape.
+        raw = lambda *v: field_len(9, f32s(*v))
+        typed = lambda *v: field_len(4, f32s(*v))
+        ext = field_len(13, field_len(1, b"location") + field_len(2, b"w.data")) + field_varint(14, 1)
+        old = self.write("a/model.onnx", onnx_model(
+            initializer("w", 1, [2, 2], raw(1, 2, 3, 4)), initializer("b", 1, [2], raw(0.5, 0.25)),
+            initializer("t", 1, [2], typed(1, 2)), initializer("e", 1, [2], ext), initializer("gone", 1, [1], raw(7)),
+            initializer("s", 1, [2], typed(1, 2))))
+        new = self.write("b/model.onnx", onnx_model(
+            initializer("w", 1, [2, 2], raw(1, 2, 3, 4.5)), initializer("b", 10, [2], field_len(9, struct.pack("<2e", 0.5, 0.25))),
+            initializer("t", 1, [2], typed(9, 9)), initializer("e", 1, [2], ext), initializer("fresh", 1, [1], raw(8)),
+            initializer("s", 1, [1, 2], typed(1, 2))))
+        for side in ("a", "b"):
+            self.write(side + "/w.data", f32s(1, 2))
+        with open(os.path.join(DOCS, "diff.schema.json"), encoding="utf-8") as f:
+            diff_schema = json.load(f)
+        resolver = jsonschema.RefResolver.from_schema(diff_schema, store={self.schema["$id"]: self.schema})
+        out = subprocess.run([TENSORGATE, "diff", "--values", "--format", "json", "--fail-on", "dtype", old, new],
+                             capture_output=True, check=False)
+        doc = json.loads(out.stdout)
+        jsonschema.Draft202012Validator(diff_schema, resolver=resolver).validate(doc)
+        self.assertEqual(out.returncode, 1, doc)  # a dtype change fails the gate
+        changes = {(c["new"] or c["old"])["name"]: c for c in doc["changes"]}
+        self.assertEqual({name: c["kinds"] for name, c in changes.items()},
+                         {"b": ["dtype"], "fresh": ["added"], "gone": ["removed"], "s": ["shape"], "w": ["values"]})
+        self.assertEqual(doc["unchanged"], ["e", "t"])  # t's values differ, but typed fields are not read
+        self.assertEqual((changes["w"]["values"]["elements"], changes["w"]["values"]["changed"]), (4, 1))
+        self.assertFalse(changes["s"]["values"]["compared"])
+        self.assertIn("typed field", changes["s"]["values"]["reason"])
+        self.assertEqual([f["format"] for f in doc["old"]["files"]], ["onnx"])
+        self.assertTrue(any("the values of 3 tensor pairs were not compared" in n for n in doc["notes"]), doc["notes"])
+        # Without --values the headers alone: w is unchanged, the gate on values passes.
+        out = subprocess.run([TENSORGATE, "diff", "--format", "json", "--fail-on", "values", old, new],
+                             capture_output=True, check=False)
+        self.assertEqual(out.returncode, 0)
+        self.assertNotIn("w", [(c["new"] or c["old"])["name"] for c in json.loads(out.stdout)["changes"]])
 
 
 if __name__ == "__main__":

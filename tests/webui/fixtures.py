@@ -9,6 +9,8 @@ import json
 import os
 import struct
 
+import onnx_model
+
 # The canonical writer's dtype order (docs/rules.md, STC1.tensor-order), for canonical files.
 DTYPE_ORDER = ["U64", "I64", "F64", "C64", "F32", "U32", "I32", "BF16", "F16", "U16", "I16",
                "F8_E5M2FNUZ", "F8_E4M3FNUZ", "F8_E8M0", "F8_E4M3", "F8_E5M2", "I8", "U8",
@@ -233,6 +235,11 @@ def make_all(out):
     files["lfs"] = os.path.join(out, "model.safetensors")
     with open(files["lfs"], "wb") as f:
         f.write(b"version https://git-lfs.github.com/spec/v1\noid sha256:" + b"a" * 64 + b"\nsize 1000\n")
+
+    # An ONNX model: its op types make the page's op-type chart.
+    files["onnx"] = os.path.join(out, "mlp.onnx")
+    with open(files["onnx"], "wb") as f:
+        f.write(onnx_model.mlp())
 
     # Sharded repositories: a consistent one and one whose index disagrees with its shards.
     tensors, config = llama(layers=4, hidden=256, intermediate=688, heads=4, kv_heads=2, head_dim=64, vocab=4000)

@@ -101,6 +101,9 @@ class WebPage(unittest.TestCase):
     def text_of(self, css):
         return self.b.js("return [...document.querySelectorAll(arguments[0])].map(e => e.textContent)", css)
 
+    def text_of_attr(self, css, name):
+        return self.b.js("return [...document.querySelectorAll(arguments[0])].map(e => e.getAttribute(arguments[1]))", css, name)
+
     # --- the service side of the page -----------------------------------------------------------
 
     def test_00_page_headers(self):
@@ -402,6 +405,31 @@ class WebPage(unittest.TestCase):
         self.b.wait(lambda d: "pointer" in self.b.js("return document.querySelector('.result .banner')?.textContent ?? ''"),
                     "the LFS pointer's banner")
         self.assertIn("Invalid Git LFS pointer file", self.banner("invalid").text)
+
+    def test_15_onnx_model(self):
+        # An ONNX model's summary: its cards, its nodes by op type as bars (largest first, each
+        # scaled to the largest), its graph's inputs and outputs, its initializers.
+        self.upload(self.files["onnx"])
+        self.assertIn("Valid ONNX file", self.banner("valid").text)
+        self.assertEqual(self.rule_ids(), [])
+        cards = {c.get_attribute("data-field"): c.text for c in self.b.find_all(".card")}
+        self.assertIn("tensorgate-browser-test", cards["producer_name"])
+        self.assertIn("ai.onnx 13", cards["opsets"])
+        self.assertIn("10", cards["nodes"])
+        self.assertIn("7", cards["initializer_count"])
+        ops = ["Add", "MatMul", "Relu", "Reshape", "Softmax"]  # by count, then by name
+        rows = self.b.find_all(".ops-panel svg.chart .chart-row")
+        self.assertEqual([r.get_attribute("data-op") for r in rows], ops)
+        self.assertEqual(self.text_of(".ops-panel svg.chart .type-label"), ops)
+        widths = [float(w) for w in self.text_of_attr(".ops-panel svg.chart rect.bar-ops", "width")]
+        self.assertEqual(widths, [300.0, 300.0, 200.0, 100.0, 100.0])
+        self.assertEqual(self.text_of(".ops-panel svg.chart .value")[0], "3 · 30%")
+        self.assertEqual(len(self.b.find_all(".values-panel tbody tr")), 2)
+        self.assertIn("[batch, 8]", self.b.find('.values-panel tr[data-role="input"]').text)
+        self.assertIn("Rows 1–7 of 7", self.b.find(".inventory-status").text)
+        self.assertEqual(sorted(e.get_attribute("data-type") for e in self.b.find_all(".chart-panel:not(.ops-panel) svg.chart .chart-row")),
+                         ["FLOAT", "INT64"])
+        self.shot("15-onnx")
 
     def test_13_unknown_rules_and_fields(self):
         # A newer service or a new format: rule ids, severities and summary fields this page

@@ -75,7 +75,8 @@ struct ModelDirectory {
   std::optional<std::string> bin_index_json;  // the text of pytorch_model.bin.index.json
   bool has_tokenizer_json = false;
   std::vector<std::string> file_names;     // every regular file in the directory
-  std::vector<FileInventory> weights;      // every model file (safetensors, pickle, zip, GGUF), validated
+  std::vector<FileInventory> weights;      // every model file (safetensors, pickle, zip, GGUF, ONNX), validated
+                                           // (from /v1/check-model also the onnx/ folder's, "onnx/model.onnx")
   std::vector<GgufFileFacts> gguf;         // every GGUF file, validated, for the split-set checks
   std::vector<ChatTemplateFileReport> chat_templates;  // the files chat_template_file_kind() names
   std::vector<OtherFile> other_files;      // the files that are no weights (nor chat templates)

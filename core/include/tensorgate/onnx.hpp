@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,10 @@ struct OnnxTensor {
   std::uint64_t bytes = 0;  // of its data, as stored
   std::string data;         // "raw", "typed", "external", "none"
   std::string location;     // external: the file, as written
+  std::uint64_t offset = 0;  // where its TensorProto field starts in the file (its tag)
+  // raw: where raw_data's bytes start in the file, so that a face can read them there (the
+  // diff's --values); unset for other data, and for raw_data written in more than one field.
+  std::optional<std::uint64_t> data_offset;
 };
 
 // A file the model's external data names (a relative path inside the model's directory).

@@ -13,7 +13,7 @@ constexpr std::uint64_t kMinChunk = 64 << 10;
 
 // dtype and shape as one comparable key.
 std::string group_of(const SideTensor& t) {
-  std::string g = t.info.dtype;
+  std::string g(common_dtype(t));
   for (const std::uint64_t d : t.info.shape) g += "," + std::to_string(d);
   return g;
 }

@@ -40,7 +40,7 @@ TensorChange pair_change(const SideTensor& o, const SideTensor& n, const Pair& p
                          std::uint64_t max) {
   TensorChange c;
   if (p.by == MatchedBy::pattern || p.by == MatchedBy::content) c.kinds.add(ChangeKind::renamed);
-  if (o.info.dtype != n.info.dtype) c.kinds.add(ChangeKind::dtype);
+  if (common_dtype(o) != common_dtype(n)) c.kinds.add(ChangeKind::dtype);
   if (!same_shape(o, n)) c.kinds.add(ChangeKind::shape);
   if (values && values->compared) {
     const bool differ = o.encoding == n.encoding ? !values->identical : values->changed > 0;

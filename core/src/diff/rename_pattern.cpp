@@ -28,7 +28,7 @@ std::optional<std::vector<std::uint32_t>> components(std::string_view name, cons
 }
 
 std::uint64_t group_hash(const SideTensor& t) {
-  std::string g = t.info.dtype;
+  std::string g(common_dtype(t));
   for (const std::uint64_t d : t.info.shape) g += "," + std::to_string(d);
   return seeded_hash(g);
 }
@@ -62,7 +62,7 @@ std::vector<std::string_view> split(std::string_view name) {
 
 // The names themselves fit a pattern (a hash collision cannot make a candidate).
 bool fits(const SideTensor& a, const SideTensor& b) {
-  if (a.info.dtype != b.info.dtype || a.info.shape != b.info.shape) return false;
+  if (common_dtype(a) != common_dtype(b) || a.info.shape != b.info.shape) return false;
   const auto pa = split(a.info.name), pb = split(b.info.name);
   if (pa.size() == pb.size() && pa.size() >= 2) {
     std::size_t differ = 0;

@@ -177,6 +177,12 @@ std::optional<std::string> collect_side(const DiffSide& in, Side& out) {
       out.all_safetensors = false;
       if (!out.first_gguf) out.first_gguf = gguf;
       collect_gguf(*gguf, f, out, seen);
+    } else if (const OnnxSummary* onnx = r->summary.get<OnnxSummary>()) {
+      out.all_safetensors = out.all_gguf = false;
+      if (onnx->initializers_not_listed)
+        return file.path + " has more initializers than its report lists (" +
+               std::to_string(onnx->initializers_not_listed) + " past Limits::onnx.max_listed_tensors)";
+      collect_onnx(*onnx, f, out, [&](std::string_view name) { return seen.insert(name).second; });
     } else if (const PickleSummary* state = torch_state(r->summary); state && !state->tensors.empty()) {
       out.all_safetensors = out.all_gguf = false;
       collect_pickle(*state, r->summary.get<ZipSummary>(), r->format, f, out, seen);

@@ -2,14 +2,17 @@
 // One side of the diff as a list of tensors, whatever its files' format: each with its name,
 // dtype, shape (outermost first), element encoding and where its bytes are. One collector per
 // kind of summary fills it from the validated reports (side.cpp: safetensors, GGUF, PyTorch
-// checkpoints' state dicts); a new format is one more collector there and nothing else.
+// checkpoints' state dicts; side_onnx.cpp: ONNX initializers); a new format is one more
+// collector and nothing else.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "tensorgate/diff.hpp"
+#include "tensorgate/onnx.hpp"
 
 namespace tensorgate::detail::diff {
 
@@ -47,6 +50,13 @@ struct Side {
 // invalid, or its format has no tensor table); nothing otherwise. A name a second file of the
 // side holds again is kept once, the first time (the directory's SH findings say so).
 std::optional<std::string> collect_side(const DiffSide& in, Side& out);
+
+// side_onnx.cpp: an ONNX model's initializers, each whose name `first` has not seen before.
+void collect_onnx(const OnnxSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
+
+// A tensor's dtype as the diff compares it across formats: ONNX's names (FLOAT) read as the
+// safetensors table's (F32) where that has the type; every other format's as it is.
+std::string_view common_dtype(const SideTensor& t);
 
 // Whether two tensors have one shape. A GGUF cannot hold a 0-dimensional tensor: across formats
 // a safetensors scalar is a GGUF [1].

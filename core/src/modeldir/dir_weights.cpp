@@ -17,6 +17,10 @@ bool any(const ModelDirectory& dir, bool (*pred)(Format)) {
 bool is_safetensors(Format f) { return f == Format::safetensors; }
 bool is_gguf(Format f) { return f == Format::gguf; }
 bool is_onnx(Format f) { return f == Format::onnx; }
+// A model of the onnx/ folder: among the weights only from /v1/check-model (for MD.invalid-file),
+// never one of the files that make the model.
+bool in_onnx_folder(const FileInventory& f) { return f.name.starts_with("onnx/"); }
+bool is_top_onnx(const FileInventory& f) { return is_onnx(f.format) && !in_onnx_folder(f); }
 
 }  // namespace
 
@@ -53,9 +57,9 @@ void check_weights(DirContext& ctx) {
   } else if (any(dir, is_gguf) && !any(dir, is_safetensors)) {
     for (const auto& f : dir.weights)  // GGUF files only
       if (is_gguf(f.format)) ctx.model_files.push_back(&f);
-  } else if (any(dir, is_onnx) && !any(dir, is_safetensors)) {
+  } else if (std::any_of(dir.weights.begin(), dir.weights.end(), is_top_onnx) && !any(dir, is_safetensors)) {
     for (const auto& f : dir.weights)  // ONNX models, and no other weights that make a model
-      if (is_onnx(f.format)) ctx.model_files.push_back(&f);
+      if (is_top_onnx(f)) ctx.model_files.push_back(&f);
   } else if (dir.savedmodel && !any(dir, is_safetensors)) {
     // A SavedModel: its graph (saved_model.pb) makes the model, its variables are checked apart.
     if (const FileInventory* pb = ctx.weights_file("saved_model.pb")) ctx.model_files.push_back(pb);

@@ -1,7 +1,8 @@
 // The service's POST /v1/check-model: a model directory described by the hub instead of read
 // from disk. `config` and `index` are the documents themselves; `files` maps each weights
-// file's name to the report /v1/validate gave it (its tensor inventory included), safetensors
-// or GGUF; `chat_templates` maps each template file's name to its text.
+// file's name to the report /v1/validate gave it (its tensor inventory included): safetensors,
+// GGUF, torch checkpoints, ONNX models (also those of the onnx/ folder, "onnx/model.onnx");
+// `chat_templates` maps each template file's name to its text.
 #include <boost/json.hpp>
 
 #include "common/json_doc.hpp"
@@ -148,11 +149,30 @@ void read_documents(const boost::json::object& req, ModelDirectory& dir) {
   }
 }
 
+// "onnx/model.onnx": a model of the onnx/ folder (transformers.js's layout), by its report's
+// format, as the CLI's directory check finds it by content.
+bool onnx_folder_model(std::string_view name, const boost::json::value* format) {
+  constexpr std::string_view folder = "onnx/";
+  return format && *format == "onnx" && name.starts_with(folder) && name.size() > folder.size() &&
+         name.find('/', folder.size()) == std::string_view::npos;
+}
+
 // One entry of "files": a GGUF's split facts, a safetensors file's inventory, or what the
-// report of any other content says (a torch checkpoint, or a file of no model format).
+// report of any other content says (a torch checkpoint, an ONNX model, or a file of no model
+// format).
 std::optional<std::string> read_file_report(std::string_view name, const boost::json::value& report, ModelDirectory& dir) {
-  dir.file_names.emplace_back(name);
   const auto* format = report.is_object() ? report.as_object().if_contains("format") : nullptr;
+  if (onnx_folder_model(name, format)) {
+    // One of the onnx/ folder's models, as the CLI lists them (no file of the directory itself).
+    // Its inventory joins the weights as well: the answer has no entry of the file's own, so an
+    // invalid one is the directory's MD.invalid-file (the folder's models never make the model).
+    dir.onnx_folder_models.emplace_back(name);
+    std::string error;
+    if (auto inv = detail::checkpoint_from_report(std::string(name), report, error)) dir.weights.push_back(std::move(*inv));
+    if (!error.empty()) return error;
+    return std::nullopt;
+  }
+  dir.file_names.emplace_back(name);
   const bool safetensors = format ? *format == "safetensors" : name.ends_with(".safetensors");
   const bool gguf = format ? *format == "gguf" : name.ends_with(".gguf");
   if (gguf) {  // its split facts and tensors for GS

@@ -1,5 +1,6 @@
-// /v1/check-model's torch checkpoints and GGUF files: the inventory a report of format pickle
-// (its summary's tensors) or zip (its PyTorch archive's data.pkl) shows, read back from JSON.
+// /v1/check-model's torch checkpoints, GGUF files and ONNX models: the inventory a report of
+// format pickle (its summary's tensors), zip (its PyTorch archive's data.pkl) or onnx (its
+// initializers) shows, read back from JSON.
 #include <boost/json.hpp>
 
 #include "modeldir/dir_context.hpp"
@@ -36,6 +37,20 @@ const boost::json::array* pickle_tensors(const boost::json::object& summary, con
   return nullptr;
 }
 
+// The tensors a report lists: a torch checkpoint's state dict, an ONNX model's initializers.
+const boost::json::array* listed_tensors(Format format, const boost::json::object& summary, const boost::json::object& report) {
+  if (format != Format::onnx) return pickle_tensors(summary, report);
+  const auto* t = summary.if_contains("initializers");
+  return t ? t->if_array() : nullptr;
+}
+
+// Whether an ONNX report counted initializers it does not list: its inventory cannot stand for
+// the model.
+bool initializers_cut(const boost::json::object& summary) {
+  const auto* n = summary.if_contains("initializers_not_listed");
+  return n && n->is_number() && !(n->is_uint64() && n->as_uint64() == 0) && !(n->is_int64() && n->as_int64() == 0);
+}
+
 std::optional<Format> format_named(std::string_view text) {
 #define TENSORGATE_FORMAT(id, name) \
   if (text == name) return Format::id;
@@ -69,10 +84,15 @@ std::optional<FileInventory> checkpoint_from_report(const std::string& name, con
   // page under a weight's name is an invalid one, as the CLI's walk has it).
   inv.format = *known;
   const auto* summary = r->if_contains("summary");
-  if (!is_torch_format(inv.format) || !summary || !summary->is_object()) return inv;
-  const boost::json::array* tensors = pickle_tensors(summary->as_object(), *r);
+  const bool onnx = inv.format == Format::onnx;
+  if (!(is_torch_format(inv.format) || onnx) || !summary || !summary->is_object()) return inv;
+  if (onnx && initializers_cut(summary->as_object())) {
+    error = "files[" + name + "] lists only part of its initializers";
+    return std::nullopt;
+  }
+  const boost::json::array* tensors = listed_tensors(inv.format, summary->as_object(), *r);
   if (!tensors) {
-    if (inv.format == Format::pickle) error = report_error(name);
+    if (inv.format == Format::pickle || onnx) error = report_error(name);
     return inv;
   }
   for (const auto& t : *tensors) {

@@ -183,6 +183,8 @@ void OnnxValidator::list_initializer(std::uint64_t elements, std::uint64_t bytes
   out.bytes = bytes;
   out.data = std::string(data);
   if (tensor_.location) out.location = tensor_.location->substr(0, kMaxListedName);
+  out.offset = tensor_.pos;
+  if (data == "raw" && tensor_.raw_fields == 1) out.data_offset = tensor_.raw_pos;
   summary_.initializers.push_back(std::move(out));
 }
 

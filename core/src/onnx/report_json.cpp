@@ -73,6 +73,8 @@ Steps write_onnx_summary(StepContext& c, const OnnxSummary& s, const ReportOptio
       out.field("data", t.data);
       out.key("location");
       if (t.location.empty()) out.null(); else out.string(t.location);
+      out.key("data_offset");
+      if (t.data_offset) out.number(*t.data_offset); else out.null();
     }, "initializers_not_listed", s.initializers_not_listed);
   }
   w.key("external_files");

@@ -116,9 +116,11 @@ protobuf::LenChoice OnnxValidator::on_len(std::uint16_t kind, std::uint32_t fiel
   const protobuf::LenChoice c = len_choice(kind, field);
   if (c.action == protobuf::LenAction::message) start_message(static_cast<Kind>(c.kind), pos);
   if (kind == initializer || kind == other_tensor) {
-    if (field == 9) {  // raw_data: counted, never read
+    if (field == 9) {  // raw_data: counted, never read; where its bytes start is kept
       tensor_.has_raw = true;
       tensor_.raw_bytes += length;
+      ++tensor_.raw_fields;
+      tensor_.raw_pos = reader_.position();  // past the field's tag and length
     } else if (field == 6) {
       ++tensor_.strings;
     }

@@ -35,6 +35,8 @@ struct TensorState {
   bool negative_dim = false;
   std::uint64_t raw_bytes = 0;
   bool has_raw = false;
+  std::uint64_t raw_fields = 0;  // raw_data fields: one is one run of bytes in the file
+  std::uint64_t raw_pos = 0;     // where the last one's bytes start
   // Values in the typed fields: float_data, int32_data, int64_data, double_data, uint64_data,
   // string_data.
   std::uint64_t floats = 0, int32s = 0, int64s = 0, doubles = 0, uint64s = 0, strings = 0;
