@@ -76,6 +76,7 @@ def seeds():
     yield "print-stream", split(saved_model(node(b"p", b"PrintV2", attr(b"output_stream", field_len(2, b"file:///x")))))
     yield "value-first", split(saved_model(node(b"d", b"DebugIdentityV3", field_len(5, field_len(2, list_s(b"file:///t")) + field_len(1, b"debug_urls")))))
     yield "immutable-const", split(saved_model(node(b"c", b"ImmutableConst", attr(b"memory_region_name", field_len(2, b"/etc/passwd")))))
+    yield "immutable-const-memmapped", split(saved_model(node(b"c", b"ImmutableConst", attr(b"memory_region_name", field_len(2, b"memmapped_package://w")))))
     yield "custom-op", split(saved_model(node(b"a", b"MyOp") + node(b"b", b"fn") + library(b"fn", b"")))
     yield "keras-lambda", split(keras(b"root.layer-1", b'{"class_name": "Lambda", "config": {"function": "4wEAAA"}}'))
     yield "keras-nested", split(keras(b"root", b'{"class_name": "Functional", "config": {"layers": [{"class_name": "Lambda"}]}}'))

@@ -1,4 +1,4 @@
-// An ONNX model's own panels: its nodes by op type as horizontal bars drawn in SVG by this code
+// An ONNX model's own panels (the op chart serves a SavedModel's graph too): its nodes by op type as horizontal bars drawn in SVG by this code
 // (the dtype chart's look: a bar a type, scaled to the largest count, the share written out),
 // and the main graph's inputs and outputs. Everything else of its summary is the cards, the
 // dtype chart and the tensor inventory every format has.
@@ -14,9 +14,10 @@ const MAX_BARS = 24;     // a hostile model cannot make the chart grow without b
 const MAX_ROWS = 500;    // nor the tables under it
 const LABEL_CHARS = 24;
 
-// "Conv", or "com.microsoft / Attention" for an op of another domain.
+// "Conv", or "com.microsoft / Attention" for an op of another domain; a SavedModel's op has no
+// domain ({op, count}).
 export function opLabel(op) {
-  const type = String(op?.op_type ?? '');
+  const type = String(op?.op_type ?? op?.op ?? '');
   const domain = String(op?.domain ?? '');
   return domain && domain !== 'ai.onnx' ? `${domain} / ${type}` : type;
 }
@@ -25,7 +26,7 @@ function cut(s, n) {
   return s.length > n ? s.slice(0, n - 1) + '…' : s;
 }
 
-// `ops`: [{domain, op_type, count}] as the summary lists them; `notListed`: op types counted past
+// `ops`: [{domain, op_type, count}] (ONNX) or [{op, count}] (a SavedModel) as the summary lists them; `notListed`: op types counted past
 // the list. Largest first, the first MAX_BARS as bars, every one in the table.
 export function opsChart(ops, notListed) {
   const entries = (Array.isArray(ops) ? ops : []).filter((o) => o && typeof o === 'object')

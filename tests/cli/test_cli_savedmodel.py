@@ -66,7 +66,7 @@ class CliSavedModelTest(unittest.TestCase):
         return found[0]
 
     def test_savedmodels_tensorflow_wrote_pass_as_one_model(self):
-        for name, variables in (("half_plus_two_tf1", 2), ("half_plus_two_tf2", 4)):
+        for name, variables in (("half_plus_two_tf1", 5), ("half_plus_two_tf2", 4)):
             with self.subTest(name=name):
                 model = self.copy(name)
                 code, doc = self.check(model)

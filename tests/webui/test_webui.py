@@ -431,6 +431,19 @@ class WebPage(unittest.TestCase):
                          ["FLOAT", "INT64"])
         self.shot("15-onnx")
 
+    def test_16_savedmodel(self):
+        # A SavedModel's graph: its ops as the same bars, its other facts listed.
+        self.upload(self.files["savedmodel"])
+        self.assertIn("Valid TensorFlow SavedModel file", self.banner("valid").text)
+        self.assertEqual(self.rule_ids(), [])
+        rows = self.b.find_all(".ops-panel svg.chart .chart-row")
+        self.assertEqual(rows[0].get_attribute("data-op"), "Const")  # the most frequent op first
+        self.assertEqual(len(rows), len(set(r.get_attribute("data-op") for r in rows)))
+        widths = [float(w) for w in self.text_of_attr(".ops-panel svg.chart rect.bar-ops", "width")]
+        self.assertEqual(widths[0], 300.0)
+        self.assertEqual(widths, sorted(widths, reverse=True))
+        self.shot("16-savedmodel")
+
     def test_13_unknown_rules_and_fields(self):
         # A newer service or a new format: rule ids, severities and summary fields this page
         # has never seen still render, as text.

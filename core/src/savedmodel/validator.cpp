@@ -1,5 +1,6 @@
 #include "savedmodel/validator.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 #include "common/report_of.hpp"
@@ -29,7 +30,8 @@ Progress SavedModelValidator::feed(std::span<const std::byte> chunk) {
 }
 
 Progress SavedModelValidator::skip(std::uint64_t count) {
-  assert(bytes_wanted() == 0 && "skip() only past the bytes the validator looks at");
+  assert((bytes_wanted() == 0 || count <= bytes_skippable()) && "skip() only past the bytes the validator looks at");
+  if (!done()) reader_.skip(std::min(count, reader_.skippable()));
   bytes_seen_ += count;
   return progress();
 }

@@ -50,6 +50,9 @@ class SavedModelValidator final : public Validator, private protobuf::WireHandle
   void set_total_size(std::uint64_t) override {}
   Progress feed(std::span<const std::byte> chunk) override;
   std::uint64_t bytes_wanted() const override { return finished_ || reader_.fault() ? 0 : 1u << 16; }
+  // The rest of a field the schema skips (a constant's tensor, the object graph, doc strings):
+  // a face that can seek passes over it unread.
+  std::uint64_t bytes_skippable() const override { return done() ? 0 : reader_.skippable(); }
   Progress skip(std::uint64_t count) override;
   Report snapshot() const override { return report(); }
   Report finish() override;
@@ -78,6 +81,7 @@ class SavedModelValidator final : public Validator, private protobuf::WireHandle
   void count_keras_class(std::string_view class_name);
 
   void note_wire_fault();
+  bool done() const { return finished_ || aborted_ || reader_.fault(); }
   // Whether the summary's lists may hold `bytes` more (kMaxListedBytes); if so they do.
   bool take_listed(std::uint64_t bytes);
   Progress progress() const;

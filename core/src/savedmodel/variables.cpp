@@ -2,7 +2,7 @@
 // the shard count N; the shards present must be exactly variables.data-00000-of-N up to
 // N - 1, and each variable must lie within its shard.
 #include <boost/unordered/unordered_flat_map.hpp>
-#include <cstdio>
+#include <optional>
 
 #include "common/printable.hpp"
 #include "savedmodel/bundle_index.hpp"
@@ -16,11 +16,36 @@ using detail::savedmodel::BundleEntry;
 using detail::savedmodel::BundleIndex;
 using detail::quoted;
 
-std::string shard_name(std::uint64_t i, std::uint64_t n) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "variables.data-%05llu-of-%05llu", static_cast<unsigned long long>(i),
-                static_cast<unsigned long long>(n));
-  return buf;
+// At least five digits, as TensorFlow writes shard numbers.
+std::string padded(std::uint64_t v) {
+  std::string s = std::to_string(v);
+  return s.size() < 5 ? std::string(5 - s.size(), '0') + s : s;
+}
+
+std::string shard_name(std::uint64_t i, std::uint64_t n) { return "variables.data-" + padded(i) + "-of-" + padded(n); }
+
+// The shard number and count of "variables.data-NNNNN-of-MMMMM", when the name is one.
+struct ShardNumbers {
+  std::uint64_t index, count;
+};
+std::optional<ShardNumbers> parse_shard_name(std::string_view name) {
+  constexpr std::string_view kPrefix = "variables.data-", kOf = "-of-";
+  if (!name.starts_with(kPrefix)) return std::nullopt;
+  name.remove_prefix(kPrefix.size());
+  const std::size_t of = name.find(kOf);
+  if (of == std::string_view::npos) return std::nullopt;
+  const auto number = [](std::string_view digits) -> std::optional<std::uint64_t> {
+    if (digits.empty() || digits.size() > 18) return std::nullopt;
+    std::uint64_t v = 0;
+    for (const char c : digits) {
+      if (c < '0' || c > '9') return std::nullopt;
+      v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    return v;
+  };
+  const auto i = number(name.substr(0, of)), n = number(name.substr(of + kOf.size()));
+  if (!i || !n) return std::nullopt;
+  return ShardNumbers{*i, *n};
 }
 
 // How far a shard is read, and by which variable.
@@ -49,10 +74,9 @@ void check_shards(const SavedModelVariables& vars, const BundleIndex& index,
   std::uint64_t matched = 0;
   boost::unordered_flat_map<std::string, std::uint64_t> named;  // the index's names present, by size
   for (const SavedModelVariables::Shard& s : vars.shards) {
-    unsigned long long i = 0, n = 0;
-    char tail = 0;
-    const bool parsed = std::sscanf(s.name.c_str(), "variables.data-%5llu-of-%5llu%c", &i, &n, &tail) == 2;
-    if (!parsed || n != index.num_shards || i >= n || s.name != shard_name(i, n)) {
+    const std::optional<ShardNumbers> numbers = parse_shard_name(s.name);
+    const std::uint64_t i = numbers ? numbers->index : 0;
+    if (!numbers || numbers->count != index.num_shards || i >= numbers->count || s.name != shard_name(i, numbers->count)) {
       f.add(s.name + " is no shard of this index (it names " + std::to_string(index.num_shards) + ")");
       continue;
     }
