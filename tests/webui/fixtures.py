@@ -242,8 +242,8 @@ def make_all(out):
         f.write(onnx_model.mlp())
 
     # A SavedModel TensorFlow wrote (tests/data/savedmodel/): its graph's ops make the same chart.
-    files["savedmodel"] = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "savedmodel",
-                                       "half_plus_two_tf2", "saved_model.pb")
+    files["savedmodel"] = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", "data", "savedmodel",
+                                                        "half_plus_two_tf2", "saved_model.pb"))
 
     # Sharded repositories: a consistent one and one whose index disagrees with its shards.
     tensors, config = llama(layers=4, hidden=256, intermediate=688, heads=4, kv_heads=2, head_dim=64, vocab=4000)
