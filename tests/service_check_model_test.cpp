@@ -16,6 +16,7 @@
 #include "tensorgate/chat_template.hpp"
 #include "service_support.hpp"
 #include "tensorgate/safetensors/writer.hpp"
+#include "wire_builder.hpp"
 
 using namespace tgservice;
 
@@ -311,6 +312,9 @@ TEST(ServiceCheckModel, ConfigAsTextIsCheckedLikeTheFile) {
 namespace {
 
 std::string onnx_fixture(const std::string& name) { return read_bytes(std::string(TG_SOURCE_DIR) + "/tests/data/onnx/" + name); }
+std::string savedmodel_fixture(const std::string& name) {
+  return read_bytes(std::string(TG_SOURCE_DIR) + "/tests/data/savedmodel/" + name);
+}
 
 std::vector<std::string> rule_ids(const boost::json::value& report) {
   std::vector<std::string> ids;
@@ -364,4 +368,27 @@ TEST(ServiceCheckModel, OnnxModelsBesideTheConfigAndInTheOnnxFolder) {
   const auto bare = upload(server.port(), onnx_fixture("linear.onnx"), "name=model.onnx&tensors=false");
   body["files"] = boost::json::object{{"onnx/model.onnx", bare.json()}};
   EXPECT_EQ(request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body)).code(), "bad-check-model");
+}
+
+// A SavedModel folder as the web page sends it: saved_model.pb's report makes the model (its
+// variables are files the service never sees); one whose graph reads files is the directory's.
+TEST(ServiceCheckModel, SavedModelGraphMakesTheModel) {
+  TestServer server;
+  const auto validated = upload(server.port(), savedmodel_fixture("half_plus_two_tf2/saved_model.pb"), "name=saved_model.pb");
+  ASSERT_EQ(validated.status, 200u) << validated.body;
+  boost::json::object body{{"config", nullptr}, {"index", nullptr},
+                           {"files", {{"saved_model.pb", validated.json()}}},
+                           {"other_files", {"fingerprint.pb", "variables/variables.index"}}};
+  const auto ok = request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body));
+  EXPECT_EQ(ok.status, 200u) << ok.body;
+  EXPECT_EQ(rule_ids(ok.json()), std::vector<std::string>{});
+  EXPECT_EQ(str(ok.json().at("summary").at("weights_format")), "savedmodel");
+  using namespace tgtest::wire;
+  const std::string leak = field_varint(1, 1) + field_len(2, field_len(2, field_len(1, field_len(1, "r") + field_len(2, "ReadFile"))));
+  const auto refused = upload(server.port(), leak, "name=saved_model.pb");
+  ASSERT_EQ(refused.status, 422u) << refused.body;
+  body["files"] = boost::json::object{{"saved_model.pb", refused.json()}};
+  const auto res = request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body));
+  EXPECT_EQ(res.status, 422u) << res.body;
+  EXPECT_EQ(rule_ids(res.json()), std::vector<std::string>{"MD.invalid-file"});
 }

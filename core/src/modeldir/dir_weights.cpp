@@ -60,9 +60,11 @@ void check_weights(DirContext& ctx) {
   } else if (std::any_of(dir.weights.begin(), dir.weights.end(), is_top_onnx) && !any(dir, is_safetensors)) {
     for (const auto& f : dir.weights)  // ONNX models, and no other weights that make a model
       if (is_top_onnx(f)) ctx.model_files.push_back(&f);
-  } else if (dir.savedmodel && !any(dir, is_safetensors)) {
-    // A SavedModel: its graph (saved_model.pb) makes the model, its variables are checked apart.
-    if (const FileInventory* pb = ctx.weights_file("saved_model.pb")) ctx.model_files.push_back(pb);
+  } else if (const FileInventory* pb = ctx.weights_file("saved_model.pb");
+             pb && pb->format == Format::savedmodel && !any(dir, is_safetensors)) {
+    // A SavedModel: its graph makes the model. Its variables are checked apart where the face
+    // has the files (ModelDirectory::savedmodel); /v1/check-model sees only the graph's report.
+    ctx.model_files.push_back(pb);
   } else if (dir.onnx_folder_models.empty()) {
     ctx.add(Rule::md_no_weights, "none of model.safetensors, model.safetensors.index.json, pytorch_model.bin, "
                                  "pytorch_model.bin.index.json is present, the directory is not of GGUF files, "
