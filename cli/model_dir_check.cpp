@@ -78,6 +78,9 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
       continue;
     }
     CheckedFile checked = check_file(p.string(), limits, format, budget);
+    if (const SavedModelSummary* graph = checked.report ? checked.report->summary.get<SavedModelSummary>() : nullptr;
+        graph && md.savedmodel && name == "saved_model.pb")
+      md.savedmodel->graph_variables = savedmodel_graph_variables(*graph);
     add_weights(md, name, checked, kind.format);
     out.push_back(std::move(checked));
   }

@@ -112,6 +112,11 @@ TEST(SavedModelVariables, NoIndexOrNoTable) {
     EXPECT_NE(c.findings[0].message.find("not a tensor bundle index"), std::string::npos) << c.findings[0].message;
   }
   vars = {};
+  vars.graph_variables = 2;  // the graph creates variables, and nothing restores them
+  c = check(vars);
+  ASSERT_EQ(c.findings.size(), 1u);
+  EXPECT_NE(c.findings[0].message.find("the graph creates 2 variables and there is no variables.index"), std::string::npos);
+  vars = {};
   vars.index_too_large = true;
   EXPECT_EQ(check(vars).findings.size(), 1u);
   EXPECT_TRUE(check(SavedModelVariables{}).findings.empty());  // no variables at all

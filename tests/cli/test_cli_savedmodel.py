@@ -94,6 +94,13 @@ class CliSavedModelTest(unittest.TestCase):
         self.assertEqual(len(messages), 2, messages)
         self.assertIn("variables.data-00000-of-00002 is no shard of this index", messages[0])
         self.assertIn("1 missing, the first variables.data-00000-of-00001", messages[1])
+        # Without variables/ at all, the graph's variables have nothing to be restored from.
+        shutil.rmtree(os.path.join(model, "variables"))
+        code, doc = self.check(model)
+        self.assertEqual(code, 1)
+        messages = [f["message"] for f in self.entry(doc, "/half_plus_two_tf2")["findings"]]
+        self.assertEqual(len(messages), 1, messages)
+        self.assertIn("the graph creates 4 variables and there is no variables.index", messages[0])
 
     def test_a_graph_that_reads_files_and_a_lambda_layer(self):
         model = self.copy("half_plus_two_tf1")

@@ -85,7 +85,13 @@ struct SavedModelVariables {
   };
   std::vector<Shard> shards;                   // the variables.data-* files, sorted by name
   std::vector<std::string> assets;             // the files of assets/, relative to it
+  // The variables saved_model.pb's graph creates (its VarHandleOp, VariableV2 and Variable
+  // nodes, savedmodel_graph_variables()): TensorFlow restores each from variables/.
+  std::uint64_t graph_variables = 0;
 };
+
+// The variable-creating nodes of a SavedModel report's graph (0 for any other report).
+std::uint64_t savedmodel_graph_variables(const SavedModelSummary& summary);
 
 // What the directory holds beside saved_model.pb, as its summary lists it.
 struct SavedModelDirectorySummary {

@@ -96,6 +96,13 @@ void check_shards(const SavedModelVariables& vars, const BundleIndex& index,
 
 }  // namespace
 
+std::uint64_t savedmodel_graph_variables(const SavedModelSummary& summary) {
+  std::uint64_t n = 0;
+  for (const SavedModelOpCount& op : summary.ops)
+    if (op.op == "VarHandleOp" || op.op == "VariableV2" || op.op == "Variable") n += op.count;
+  return n;
+}
+
 SavedModelDirectorySummary check_savedmodel_variables(const SavedModelVariables& vars, const Limits& limits,
                                                       std::vector<Finding>& out) {
   SavedModelDirectorySummary summary;
@@ -108,6 +115,9 @@ SavedModelDirectorySummary check_savedmodel_variables(const SavedModelVariables&
   }
   if (!vars.index) {
     if (!vars.shards.empty()) f.add("data shards without variables.index: TensorFlow cannot find a variable in them");
+    else if (vars.graph_variables)
+      f.add("the graph creates " + std::to_string(vars.graph_variables) + (vars.graph_variables == 1 ? " variable" : " variables") +
+            " and there is no variables.index to restore " + (vars.graph_variables == 1 ? "it" : "them") + " from");
     return summary;
   }
   // The farthest byte each shard is read to; entries are bounded by the index's bytes.
