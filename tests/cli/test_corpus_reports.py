@@ -33,6 +33,7 @@ TARGETS = {
     "pickle_fuzzer": ["auto", "pickle"],
     "zip_fuzzer": ["auto", "zip", "npy"],
     "tar_fuzzer": ["auto", "tar"],
+    "onnx_fuzzer": ["auto", "onnx"],
     "chat_template_fuzzer": ["auto"],
     "cli_report_fuzzer": ["auto"],
 }
