@@ -34,6 +34,7 @@ TARGETS = {
     "zip_fuzzer": ["auto", "zip", "npy"],
     "tar_fuzzer": ["auto", "tar"],
     "onnx_fuzzer": ["auto", "onnx"],
+    "savedmodel_fuzzer": ["auto", "savedmodel"],
     "chat_template_fuzzer": ["auto"],
     "cli_report_fuzzer": ["auto"],
 }
