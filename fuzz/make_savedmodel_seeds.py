@@ -81,6 +81,9 @@ def seeds():
     yield "keras-lambda", split(keras(b"root.layer-1", b'{"class_name": "Lambda", "config": {"function": "4wEAAA"}}'))
     yield "keras-nested", split(keras(b"root", b'{"class_name": "Functional", "config": {"layers": [{"class_name": "Lambda"}]}}'))
     yield "keras-not-json", split(keras(b"root", b'{"class_name": "Dense",'))
+    yield "keras-numbers", split(field_len(1, field_varint(2, 3) + field_len(3, b"root.layer-0") + field_len(4, b"_tf_keras_layer") +
+                                           field_len(5, b'{"class_name": "Dense", "units": 4, "rate": -1, "l2": 0.5, "big": 18446744073709551615, "b": true, "n": null}')))
+    yield "variables", split(saved_model(node(b"v", b"VarHandleOp") + node(b"w", b"VariableV2") + node(b"x", b"Variable")))
     deep = field_len(2, b"x")
     for _ in range(40):
         deep = field_len(10, field_len(2, field_len(1, b"k") + field_len(2, deep)))

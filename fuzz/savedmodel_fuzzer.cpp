@@ -12,17 +12,23 @@
 
 namespace {
 
-// Shards whose names and sizes follow from the input, so that matching, missing, misnamed and
-// short shards are all met.
-tensorgate::SavedModelVariables made_up_variables(std::string_view bytes) {
+// Shards whose names and sizes follow from the input's last bytes (a table's first bytes are
+// its own), so that matching, missing, misnamed and short shards are all met; now and then no
+// index at all, or one too large to read.
+tensorgate::SavedModelVariables made_up_variables(std::string_view bytes, std::uint64_t graph_variables) {
   tensorgate::SavedModelVariables vars;
   vars.folder = true;
-  vars.index = std::string(bytes);
-  const std::size_t n = bytes.empty() ? 0 : static_cast<unsigned char>(bytes[0]) % 4;
+  vars.graph_variables = graph_variables;
+  const auto at_end = [&](std::size_t i) { return bytes.size() > i ? static_cast<unsigned char>(bytes[bytes.size() - 1 - i]) : 0u; };
+  const unsigned choice = (bytes.size() / 7) % 8;
+  if (choice == 1) vars.index_too_large = true;
+  else if (choice != 2) vars.index = std::string(bytes);
+  const std::size_t n = bytes.size() % 4;
   for (std::size_t i = 0; i < n; ++i) {
-    const auto b = bytes.size() > i + 1 ? static_cast<unsigned char>(bytes[i + 1]) : 0;
+    const unsigned b = at_end(8 + i);
     vars.shards.push_back({"variables.data-0000" + std::to_string(i) + "-of-0000" + std::to_string(1 + b % 3), b * 16u});
   }
+  if (choice == 3) vars.shards.push_back({"variables.data-x", 1});
   return vars;
 }
 
@@ -43,9 +49,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     tgfuzz::require(s.file.starts_with(std::string_view("\x08\x01\x12", 3)) || s.file.starts_with('\x0a'),
                     "savedmodel-detected-without-its-start");
 
+  // Tight bounds: the summary's lists full, a field past what is kept.
+  tensorgate::Limits tight;
+  tight.savedmodel.max_field_bytes = 256;
+  tight.savedmodel.max_listed_ops = 2;
+  tight.savedmodel.max_listed_values = 2;
+  auto bounded = tensorgate::make_savedmodel_validator(tight);
+  bounded->feed(s.file);
+  tgfuzz::check_report_invariants(bounded->finish());
+
   std::vector<tensorgate::Finding> findings;
   const tensorgate::Limits limits;
-  const auto vars = made_up_variables(s.file);
+  const auto* summary = report.summary.get<tensorgate::SavedModelSummary>();
+  const auto vars = made_up_variables(s.file, summary ? tensorgate::savedmodel_graph_variables(*summary) : 0);
   const tensorgate::SavedModelDirectorySummary dir = tensorgate::check_savedmodel_variables(vars, limits, findings);
   tgfuzz::require(findings.size() <= limits.max_findings, "variables-findings-bounded");
   for (const tensorgate::Finding& f : findings) tgfuzz::require(f.rule == tensorgate::Rule::tf_variables, "variables-rule");
