@@ -1,12 +1,14 @@
 // The SavedModel validator (core/src/savedmodel) over any bytes: the input's first bytes choose
 // chunk boundaries (fuzz_support.hpp, Split), the rest is the file. The report invariants hold;
 // whole, cut, with the size announced and not, the report is the same; the writers take its
-// summary. The same bytes go through content detection (the SavedModel probe), and through the
+// summary; under tight limits and under a small memory budget the invariants hold and the budget
+// is given back. The same bytes go through content detection (the SavedModel probe), and through the
 // variables check as a directory's variables.index, with shards made up from the bytes.
 #include <cstdint>
 
 #include "fuzz_support.hpp"
 #include "tensorgate/detect.hpp"
+#include "tensorgate/memory_budget.hpp"
 #include "tensorgate/savedmodel.hpp"
 #include "tensorgate/validator.hpp"
 
@@ -57,6 +59,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto bounded = tensorgate::make_savedmodel_validator(tight);
   bounded->feed(s.file);
   tgfuzz::check_report_invariants(bounded->finish());
+  // A small shared budget: the same report or aborted by it, and every byte given back.
+  tensorgate::CountingBudget small(64 << 10);
+  {
+    auto budgeted = tensorgate::make_savedmodel_validator({}, &small);
+    budgeted->feed(s.file);
+    const tensorgate::Report r = budgeted->finish();
+    tgfuzz::check_report_invariants(r);
+    tgfuzz::require(r.aborted ? r.aborted->limit == "savedmodel-memory-budget" || r.aborted->limit == "savedmodel-field-bytes"
+                              : r.valid == report.valid, "budget-same-or-aborted");
+  }
+  tgfuzz::require(small.held() == 0, "budget-given-back");
 
   std::vector<tensorgate::Finding> findings;
   const tensorgate::Limits limits;

@@ -9,6 +9,7 @@
 
 #include "stream_check.hpp"
 #include "tensorgate/detect.hpp"
+#include "tensorgate/memory_budget.hpp"
 #include "tensorgate/savedmodel.hpp"
 #include "tensorgate/validator.hpp"
 #include "wire_builder.hpp"
@@ -171,6 +172,30 @@ TEST(SavedModel, AFieldPastTheKeptBoundAborts) {
   ASSERT_TRUE(r.aborted);
   EXPECT_EQ(r.aborted->limit, "savedmodel-field-bytes");
   EXPECT_FALSE(r.valid);
+}
+
+// What grows with the file (op counts and their index, names) is charged to the shared budget: a
+// refusal stops the check without a verdict, and every byte is given back with the validator.
+TEST(SavedModel, OpsPastTheBudgetAbortWithoutAVerdict) {
+  std::string nodes;
+  for (int i = 0; i < 3000; ++i) nodes += node("n", "Op" + std::to_string(i) + std::string(400, 'x'));
+  tensorgate::CountingBudget budget(1 << 20);
+  {
+    auto v = tensorgate::make_savedmodel_validator({}, &budget);
+    const Report r = tensorgate::validate_whole(*v, saved_model(nodes));
+    ASSERT_TRUE(r.aborted);
+    EXPECT_EQ(r.aborted->limit, "savedmodel-memory-budget");
+    EXPECT_EQ(r.aborted->kind, tensorgate::AbortKind::memory_budget);
+    EXPECT_FALSE(r.valid);
+    EXPECT_GE(budget.held(), 1u << 20);
+  }
+  EXPECT_EQ(budget.held(), 0u);
+  // With room enough the same file is read whole, its ops listed.
+  tensorgate::CountingBudget roomy(64 << 20);
+  auto v = tensorgate::make_savedmodel_validator({}, &roomy);
+  const Report r = tensorgate::validate_whole(*v, saved_model(nodes));
+  EXPECT_FALSE(r.aborted);
+  EXPECT_EQ(summary(r).ops.size(), 3000u);
 }
 
 TEST(SavedModel, NeitherOnnxNorSavedModelIsTakenForTheOther) {

@@ -28,7 +28,8 @@ void SavedModelValidator::count_keras_class(std::string_view class_name) {
   const std::string key(class_name);
   if (const auto it = keras_index_.find(key); it != keras_index_.end()) {
     ++summary_.keras_classes[it->second].count;
-  } else if (summary_.keras_classes.size() < limits_.savedmodel.max_listed_ops) {
+  } else if (summary_.keras_classes.size() < limits_.savedmodel.max_listed_ops &&
+             charge(kSlotBytes + 2 * key.size() + sizeof(SavedModelOpCount))) {
     keras_index_.emplace(key, summary_.keras_classes.size());
     summary_.keras_classes.push_back(SavedModelOpCount{key, 1});
   } else {

@@ -40,7 +40,7 @@ void SavedModelValidator::count_op(std::string_view op) {
   const std::string key(op.substr(0, kMaxOpKey));
   if (const auto it = op_index_.find(key); it != op_index_.end()) {
     ++summary_.ops[it->second].count;
-  } else if (summary_.ops.size() < limits_.savedmodel.max_listed_ops) {
+  } else if (summary_.ops.size() < limits_.savedmodel.max_listed_ops && charge(kSlotBytes + 2 * key.size() + sizeof(SavedModelOpCount))) {
     op_index_.emplace(key, summary_.ops.size());
     summary_.ops.push_back(SavedModelOpCount{key, 1});
   } else {

@@ -18,8 +18,12 @@ protobuf::WireLimits wire_limits(const Limits& limits) {
 
 std::string cut(std::string_view s) { return std::string(s.substr(0, kMaxListedName)); }
 
-SavedModelValidator::SavedModelValidator(const Limits& limits, MemoryBudget*)
-    : limits_(limits), findings_(limits.max_findings), reader_(*this, wire_limits(limits)) {}
+SavedModelValidator::SavedModelValidator(const Limits& limits, MemoryBudget* budget)
+    : limits_(limits), budget_(budget), findings_(limits.max_findings), reader_(*this, wire_limits(limits)) {}
+
+SavedModelValidator::~SavedModelValidator() {
+  if (budget_ && budget_held_) budget_->release(static_cast<std::size_t>(budget_held_));
+}
 
 Progress SavedModelValidator::feed(std::span<const std::byte> chunk) {
   if (finished_) return progress();
@@ -52,9 +56,28 @@ Progress SavedModelValidator::progress() const {
 }
 
 bool SavedModelValidator::take_listed(std::uint64_t bytes) {
-  if (bytes > kMaxListedBytes - listed_bytes_) return false;
+  if (bytes > kMaxListedBytes - listed_bytes_ || !charge(bytes)) return false;
   listed_bytes_ += bytes;
   return true;
+}
+
+// A mebibyte at a time, so that a graph of many names asks the shared budget a few times, not
+// once a name.
+bool SavedModelValidator::charge(std::uint64_t bytes) {
+  if (aborted_) return false;
+  memory_ += bytes;
+  if (!budget_ || memory_ <= budget_held_) return true;
+  const std::uint64_t step = std::max<std::uint64_t>(memory_ - budget_held_, 1 << 20);
+  if (step <= SIZE_MAX && budget_->try_acquire(static_cast<std::size_t>(step))) {
+    budget_held_ += step;
+    return true;
+  }
+  aborted_ = Aborted{"savedmodel-memory-budget",
+                     "no memory left in the shared budget for " + std::to_string(memory_) +
+                         " bytes of the file's summary, op counts and names",
+                     AbortKind::memory_budget};
+  reader_.stop();
+  return false;
 }
 
 Report SavedModelValidator::report() const {
@@ -182,7 +205,7 @@ void SavedModelValidator::on_bytes(std::uint16_t kind, std::uint32_t field, std:
       break;
     case op_def:
       function_ = cut(bytes);
-      if (functions_.size() < limits_.savedmodel.max_listed_ops) functions_.insert(function_);
+      if (functions_.size() < limits_.savedmodel.max_listed_ops && charge(kSlotBytes + function_.size())) functions_.insert(function_);
       else functions_complete_ = false;
       break;
     case node:

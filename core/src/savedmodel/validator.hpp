@@ -46,6 +46,9 @@ struct KerasObject {
 class SavedModelValidator final : public Validator, private protobuf::WireHandler {
  public:
   SavedModelValidator(const Limits& limits, MemoryBudget* budget);
+  ~SavedModelValidator() override;
+  SavedModelValidator(const SavedModelValidator&) = delete;
+  SavedModelValidator& operator=(const SavedModelValidator&) = delete;
 
   void set_total_size(std::uint64_t) override {}
   Progress feed(std::span<const std::byte> chunk) override;
@@ -82,12 +85,18 @@ class SavedModelValidator final : public Validator, private protobuf::WireHandle
 
   void note_wire_fault();
   bool done() const { return finished_ || aborted_ || reader_.fault(); }
-  // Whether the summary's lists may hold `bytes` more (kMaxListedBytes); if so they do.
+  // Whether the summary's lists may hold `bytes` more (kMaxListedBytes) and the shared budget
+  // covers them; if so they do. A refusal of the budget stops the check (aborted,
+  // savedmodel-memory-budget).
   bool take_listed(std::uint64_t bytes);
+  // `bytes` more held (a hash table's entry), charged to the budget a mebibyte at a time.
+  bool charge(std::uint64_t bytes);
   Progress progress() const;
   Report report() const;
 
   Limits limits_;
+  MemoryBudget* budget_;
+  std::uint64_t memory_ = 0, budget_held_ = 0;  // what is held, and what of it the budget covers
   FindingList findings_;
   protobuf::WireReader reader_;
   std::optional<Aborted> aborted_;
@@ -120,6 +129,8 @@ inline constexpr std::size_t kMaxListedDims = 64;    // a signature tensor's sha
 // The bytes of names and shapes the summary's lists hold together: past them items are counted,
 // not listed, so that a file of many long names costs no more than this.
 inline constexpr std::uint64_t kMaxListedBytes = 64ull << 20;
+// What a hash set or map entry costs beside its key's bytes (charged to the budget).
+inline constexpr std::uint64_t kSlotBytes = 64;
 // An attribute string met before its key is read when it is at most this long (a URL or a path);
 // a longer one makes the node's string attributes unjudged.
 inline constexpr std::uint64_t kMaxUnkeyedString = 4096;
