@@ -17,7 +17,7 @@ import tempfile
 import unittest
 
 import jsonschema
-from e2e_support import load_schemas, write_file
+from e2e_support import JsonReports, field_len, load_schemas, varint, write_file
 
 TENSORGATE, DOCS, DATA = sys.argv[1:4]
 del sys.argv[1:4]
@@ -28,21 +28,8 @@ def fixture(name):
         return f.read()
 
 
-def varint(v):
-    out = bytearray()
-    while True:
-        out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
-        v >>= 7
-        if not v:
-            return bytes(out)
-
-
 def field_varint(field, v):
     return varint(field << 3) + varint(v)
-
-
-def field_len(field, data):
-    return varint(field << 3 | 2) + varint(len(data)) + data
 
 
 def f32s(*values):
@@ -64,9 +51,10 @@ def rules(entry, severity=None):
     return [f["rule"] for f in entry["findings"] if severity is None or f["severity"] == severity]
 
 
-class CliOnnxTest(unittest.TestCase):
+class CliOnnxTest(JsonReports, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        cls.tensorgate = TENSORGATE
         cls.schema, _ = load_schemas(DOCS)
 
     def setUp(self):
@@ -75,17 +63,6 @@ class CliOnnxTest(unittest.TestCase):
 
     def write(self, rel, data):
         return write_file(self.tmp.name, rel, data)
-
-    def check(self, *args):
-        out = subprocess.run([TENSORGATE, "check", "--format", "json", *args], capture_output=True, check=False)
-        doc = json.loads(out.stdout)
-        jsonschema.validate(doc, self.schema)
-        return out.returncode, doc
-
-    def entry(self, doc, suffix):
-        found = [f for f in doc["files"] if f["path"].endswith(suffix)]
-        self.assertEqual(len(found), 1, [f["path"] for f in doc["files"]])
-        return found[0]
 
     def test_models_are_recognised_by_their_content(self):
         for name in ("add.onnx", "linear.onnx", "typed_data.onnx", "if_subgraph.onnx"):

@@ -7,7 +7,6 @@ hand. JSON against the report schema, exit statuses.
 
 usage: test_cli_savedmodel.py TENSORGATE DOCS_DIR DATA_DIR
 """
-import json
 import os
 import shutil
 import subprocess
@@ -15,34 +14,20 @@ import sys
 import tempfile
 import unittest
 
-import jsonschema
-from e2e_support import load_schemas, write_file
+from e2e_support import JsonReports, field_len, load_schemas, varint, write_file
 
 TENSORGATE, DOCS, DATA = sys.argv[1:4]
 del sys.argv[1:4]
-
-
-def varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        out.append(b | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
-
-
-def field_len(field, data):
-    return varint(field << 3 | 2) + varint(len(data)) + data
 
 
 def rules(entry, severity=None):
     return [f["rule"] for f in entry["findings"] if severity is None or f["severity"] == severity]
 
 
-class CliSavedModelTest(unittest.TestCase):
+class CliSavedModelTest(JsonReports, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
+        cls.tensorgate = TENSORGATE
         cls.schema, _ = load_schemas(DOCS)
 
     def setUp(self):
@@ -53,17 +38,6 @@ class CliSavedModelTest(unittest.TestCase):
         dest = os.path.join(self.tmp.name, name)
         shutil.copytree(os.path.join(DATA, name), dest)
         return dest
-
-    def check(self, *args):
-        out = subprocess.run([TENSORGATE, "check", "--format", "json", *args], capture_output=True, check=False)
-        doc = json.loads(out.stdout)
-        jsonschema.validate(doc, self.schema)
-        return out.returncode, doc
-
-    def entry(self, doc, suffix):
-        found = [f for f in doc["files"] if f["path"].endswith(suffix)]
-        self.assertEqual(len(found), 1, [f["path"] for f in doc["files"]])
-        return found[0]
 
     def test_savedmodels_tensorflow_wrote_pass_as_one_model(self):
         for name, variables in (("half_plus_two_tf1", 5), ("half_plus_two_tf2", 4)):

@@ -25,11 +25,7 @@ std::uint64_t listed_cost(const OnnxValue& v) {
 }  // namespace
 
 OnnxValidator::OnnxValidator(const Limits& limits, MemoryBudget* budget)
-    : limits_(limits), budget_(budget), findings_(limits.max_findings), reader_(*this, wire_limits(limits)) {}
-
-OnnxValidator::~OnnxValidator() {
-  if (budget_ && budget_held_) budget_->release(static_cast<std::size_t>(budget_held_));
-}
+    : limits_(limits), memory_(budget), findings_(limits.max_findings), reader_(*this, wire_limits(limits)) {}
 
 Progress OnnxValidator::feed(std::span<const std::byte> chunk) {
   if (finished_) return progress();
@@ -77,22 +73,13 @@ void OnnxValidator::abort_with(std::string limit, std::string message, AbortKind
 bool OnnxValidator::charge(std::uint64_t bytes, bool listed) {
   if (listed) summary_bytes_ += bytes;
   if (hold(bytes)) return true;
-  abort_with("onnx-memory-budget", "no memory left in the shared budget for " + std::to_string(memory_) +
+  abort_with("onnx-memory-budget", "no memory left in the shared budget for " + std::to_string(memory_.used()) +
                                        " bytes of the model's summary, op counts and names",
              AbortKind::memory_budget);
   return false;
 }
 
-// A mebibyte at a time, so that a model of many names asks the shared budget a few times, not
-// once a name.
-bool OnnxValidator::hold(std::uint64_t bytes) const {
-  memory_ += bytes;
-  if (!budget_ || memory_ <= budget_held_) return true;
-  const std::uint64_t step = std::max<std::uint64_t>(memory_ - budget_held_, 1 << 20);
-  if (step > SIZE_MAX || !budget_->try_acquire(static_cast<std::size_t>(step))) return false;
-  budget_held_ += step;
-  return true;
-}
+bool OnnxValidator::hold(std::uint64_t bytes) const { return memory_.add(bytes); }
 
 Report OnnxValidator::report() const {
   Report r = report_of(Format::onnx, bytes_seen_, findings_, aborted_);

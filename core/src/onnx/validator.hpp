@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/budget_hold.hpp"
 #include "common/finding_list.hpp"
 #include "common/uint128.hpp"
 #include "onnx/schema.hpp"
@@ -59,9 +60,6 @@ struct NodeState {
 class OnnxValidator final : public Validator, private protobuf::WireHandler {
  public:
   OnnxValidator(const Limits& limits, MemoryBudget* budget);
-  ~OnnxValidator() override;
-  OnnxValidator(const OnnxValidator&) = delete;
-  OnnxValidator& operator=(const OnnxValidator&) = delete;
 
   // The size is not passed to the wire reader: a length past the end is then found where the
   // input ends, as it is without the size, so the report never depends on whether it was known.
@@ -116,10 +114,9 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
   Report report() const;
 
   Limits limits_;
-  MemoryBudget* budget_;
-  // What is held (memory_), what of it the summary holds, and what the budget covers (acquired a
-  // mebibyte at a time); all released when the validator goes.
-  mutable std::uint64_t memory_ = 0, budget_held_ = 0;
+  // What is held, charged to the shared budget (mutable: a report charges its copy of the
+  // summary), and what of it the summary holds.
+  mutable BudgetHold memory_;
   std::uint64_t summary_bytes_ = 0;
   FindingList findings_;
   protobuf::WireReader reader_;

@@ -19,11 +19,7 @@ protobuf::WireLimits wire_limits(const Limits& limits) {
 std::string cut(std::string_view s) { return std::string(s.substr(0, kMaxListedName)); }
 
 SavedModelValidator::SavedModelValidator(const Limits& limits, MemoryBudget* budget)
-    : limits_(limits), budget_(budget), findings_(limits.max_findings), reader_(*this, wire_limits(limits)) {}
-
-SavedModelValidator::~SavedModelValidator() {
-  if (budget_ && budget_held_) budget_->release(static_cast<std::size_t>(budget_held_));
-}
+    : limits_(limits), memory_(budget), findings_(limits.max_findings), reader_(*this, wire_limits(limits)) {}
 
 Progress SavedModelValidator::feed(std::span<const std::byte> chunk) {
   if (finished_) return progress();
@@ -61,19 +57,11 @@ bool SavedModelValidator::take_listed(std::uint64_t bytes) {
   return true;
 }
 
-// A mebibyte at a time, so that a graph of many names asks the shared budget a few times, not
-// once a name.
 bool SavedModelValidator::charge(std::uint64_t bytes) {
   if (aborted_) return false;
-  memory_ += bytes;
-  if (!budget_ || memory_ <= budget_held_) return true;
-  const std::uint64_t step = std::max<std::uint64_t>(memory_ - budget_held_, 1 << 20);
-  if (step <= SIZE_MAX && budget_->try_acquire(static_cast<std::size_t>(step))) {
-    budget_held_ += step;
-    return true;
-  }
+  if (memory_.add(bytes)) return true;
   aborted_ = Aborted{"savedmodel-memory-budget",
-                     "no memory left in the shared budget for " + std::to_string(memory_) +
+                     "no memory left in the shared budget for " + std::to_string(memory_.used()) +
                          " bytes of the file's summary, op counts and names",
                      AbortKind::memory_budget};
   reader_.stop();

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/budget_hold.hpp"
 #include "common/finding_list.hpp"
 #include "protobuf/wire_reader.hpp"
 #include "savedmodel/schema.hpp"
@@ -46,9 +47,6 @@ struct KerasObject {
 class SavedModelValidator final : public Validator, private protobuf::WireHandler {
  public:
   SavedModelValidator(const Limits& limits, MemoryBudget* budget);
-  ~SavedModelValidator() override;
-  SavedModelValidator(const SavedModelValidator&) = delete;
-  SavedModelValidator& operator=(const SavedModelValidator&) = delete;
 
   void set_total_size(std::uint64_t) override {}
   Progress feed(std::span<const std::byte> chunk) override;
@@ -89,14 +87,13 @@ class SavedModelValidator final : public Validator, private protobuf::WireHandle
   // covers them; if so they do. A refusal of the budget stops the check (aborted,
   // savedmodel-memory-budget).
   bool take_listed(std::uint64_t bytes);
-  // `bytes` more held (a hash table's entry), charged to the budget a mebibyte at a time.
+  // `bytes` more held (a hash table's entry), charged to the budget.
   bool charge(std::uint64_t bytes);
   Progress progress() const;
   Report report() const;
 
   Limits limits_;
-  MemoryBudget* budget_;
-  std::uint64_t memory_ = 0, budget_held_ = 0;  // what is held, and what of it the budget covers
+  BudgetHold memory_;  // what grows with the file, charged to the shared budget
   FindingList findings_;
   protobuf::WireReader reader_;
   std::optional<Aborted> aborted_;
