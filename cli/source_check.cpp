@@ -15,17 +15,20 @@ namespace tensorgate::cli {
 namespace {
 
 constexpr std::size_t kChunk = 1 << 20;
-// The shortest run the validator does not look at (bytes_skippable()) that is sought over
-// rather than read: one chunk, so that a seek always saves at least one full read and the reads
-// never grow in number; a shorter run (a bias, a small table) is read in the stream, where the
-// kernel's read-ahead already has it.
-constexpr std::uint64_t kMinSeek = kChunk;
-// The first read after such a seek: a page, doubling with each read back to a chunk. Between two
-// initializers' raw data lie tens of bytes (the next tensor's name, type and dims), so a larger
-// read there copies mostly raw data only to be counted (bench/run_onnx_skip_bench.py's 1 GB
-// model: 16 MB read at 64 KiB a seek, 2 MB at a page); a long run of graph bytes reaches whole
-// chunks again in nine reads.
-constexpr std::size_t kReadAfterSeek = 4096;
+// Whether a run the validator does not look at (bytes_skippable()) is sought over or read
+// follows the next read's bound: a run at least that long would make the read mostly bytes only
+// to be counted, so one lseek saves a copy and adds no read; a shorter one is read in the stream.
+// The bound doubles with every read and drops to kReadAfterSeek after a long seek, so a run of
+// small tensors soon reads through in chunks again (a short seek costs a system call and saves
+// less than a page of copying: never under kMinSeek), while the layout of most weight files, a
+// large matrix and its small bias in turn, seeks over both.
+constexpr std::uint64_t kMinSeek = 1024;
+// The first read after a long seek (at least a chunk). Between two initializers' raw data lie
+// tens of bytes (the next tensor's name, type and dims), so a larger read there copies mostly raw
+// data only to be counted (bench/run_onnx_skip_bench.py's 1 GB model: 16 MB read at 64 KiB a
+// seek, 2 MB at a page, 0.3 MB at 512 bytes with the biases sought over too); a long run of graph
+// bytes reaches whole chunks again in eleven reads.
+constexpr std::size_t kReadAfterSeek = 512;
 
 // Makes the buffer's pages from `from` to `to` resident in one system call before a read fills
 // them: a read into fresh memory takes a page fault per 4 KiB page, ~9 us each on a VM, where
@@ -90,18 +93,20 @@ CheckedFile device_cut_off(const Validator& validator, const std::string& path, 
 }
 
 // How far to seek from `consumed` over a run the validator will not look at: within the file,
-// short of the tail the validator looks at, and 0 when shorter than kMinSeek. A truncated file's
+// short of the tail the validator looks at, and 0 when shorter than `least` (the next read's
+// bound, at least kMinSeek). A truncated file's
 // run claims more than the file holds; what it holds is sought over and the validator finds the
 // truncation at the end, as when fed.
 std::uint64_t seek_run(const Validator& validator, const InputSource& source, std::uint64_t size,
-                       std::uint64_t consumed) {
+                       std::uint64_t consumed, std::uint64_t least) {
   if (!source.seeks()) return 0;
+  least = std::max(least, kMinSeek);
   const std::uint64_t run = validator.bytes_skippable();
-  if (run < kMinSeek) return 0;
+  if (run < least) return 0;
   const std::uint64_t keep = source.reads_tail() ? validator.tail_wanted() : 0;
   const std::uint64_t room = size > consumed + keep ? size - consumed - keep : 0;
   const std::uint64_t n = std::min(run, room);
-  return n >= kMinSeek ? n : 0;
+  return n >= least ? n : 0;
 }
 
 }  // namespace
@@ -115,7 +120,8 @@ CheckedFile check_source(InputSource& source, const std::string& path, std::stri
   ReadBuffer buffer;
   std::uint64_t consumed = 0;
   bool tail = false;  // reading the last bytes, which the validator looks at after a skip
-  std::size_t most = kChunk;  // the next read's bound: kReadAfterSeek after a seek, doubling
+  bool to_end = false;  // a seek stopped at those last bytes, to be read in one piece
+  std::size_t most = kChunk;  // the next read's bound: kReadAfterSeek after a long seek, doubling
   for (bool first = true;; first = false) {
     if (size && !tail && validator->bytes_wanted() == 0) {
       // Skip what is only counted, but for the last bytes the validator still looks at
@@ -130,23 +136,27 @@ CheckedFile check_source(InputSource& source, const std::string& path, std::stri
       if (keep == 0) break;
       tail = true;
     }
-    if (tail && consumed >= *size) break;
-    if (const std::uint64_t run = size && !tail ? seek_run(*validator, source, *size, consumed) : 0) {
+    if ((tail || to_end) && consumed >= *size) break;
+    if (const std::uint64_t run = size && !tail ? seek_run(*validator, source, *size, consumed, most) : 0) {
       if (auto error = source.skip(run)) return CheckedFile{path, std::nullopt, *error};
       consumed += run;
       if (validator->skip(run) == Progress::aborted) break;
-      most = kReadAfterSeek;
+      // Short of the last bytes, which the validator looks at whatever they hold (FK.polyglot's
+      // window): those in one read, searched where they are, rather than in pieces it copies.
+      to_end = *size - consumed <= validator->tail_wanted();
+      if (run >= kChunk) most = kReadAfterSeek;
       continue;
     }
-    const std::uint64_t wanted = tail ? *size - consumed : validator->bytes_wanted();
+    const bool whole = tail || to_end;
+    const std::uint64_t wanted = whole ? *size - consumed : validator->bytes_wanted();
     // Straight into the validator's own memory where it keeps the bytes (a safetensors header:
     // one read of all of it, and no second copy); otherwise into this buffer.
-    std::span<std::byte> into = tail ? std::span<std::byte>() : validator->prepare(room_for(wanted, size.has_value()));
+    std::span<std::byte> into = whole ? std::span<std::byte>() : validator->prepare(room_for(wanted, size.has_value()));
     if (!into.empty() && size) {
       // The read fills all of it: its pages in one call rather than a fault each inside read(2).
       populate(into.data(), 0, into.size());
     } else if (into.empty()) {
-      into = buffer.room(size ? static_cast<std::size_t>(std::min<std::uint64_t>(most, wanted)) : kChunk);
+      into = buffer.room(size ? static_cast<std::size_t>(whole ? wanted : std::min<std::uint64_t>(most, wanted)) : kChunk);
     }
     most = std::min(kChunk, 2 * most);
     const SourceRead r = source.read(into, wanted);

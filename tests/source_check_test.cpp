@@ -55,6 +55,7 @@ class ScriptedSource final : public InputSource {
     EXPECT_LE(count, bytes_.size() - pos_);
     pos_ += count;
     skipped_ += count;
+    ++skips_;
     return std::nullopt;
   }
   bool reads_tail() const override { return reads_tail_; }
@@ -62,6 +63,7 @@ class ScriptedSource final : public InputSource {
 
   std::size_t read_bytes() const { return read_; }
   std::size_t skipped_bytes() const { return skipped_; }
+  std::size_t skips() const { return skips_; }
   const std::vector<std::size_t>& asked() const { return asked_; }
   void set_reads_tail(bool yes) { reads_tail_ = yes; }
   void set_seeks(bool yes) { seeks_ = yes; }
@@ -74,7 +76,7 @@ class ScriptedSource final : public InputSource {
   bool reads_tail_ = true;
   bool seeks_ = false;
   std::optional<std::size_t> fail_at_;
-  std::size_t pos_ = 0, read_ = 0, skipped_ = 0;
+  std::size_t pos_ = 0, read_ = 0, skipped_ = 0, skips_ = 0;
   std::vector<std::size_t> asked_;
 };
 
@@ -96,13 +98,20 @@ std::string polyglot_file(std::size_t zeros_before) {
                  data);
 }
 
-// An ONNX model whose one initializer holds `raw` bytes of raw data.
-std::string onnx_model(std::size_t raw) {
+// An ONNX model whose initializers hold these many bytes of raw data each, in this order.
+std::string onnx_model(std::initializer_list<std::size_t> raws) {
   using namespace tgtest::wire;
-  const std::string t = field_varint(1, raw / 4) + field_varint(2, 1) + field_len(8, "w") + field_len(9, std::string(raw, '\1'));
-  const std::string graph = field_len(5, t) + field_len(11, field_len(1, "x")) + field_len(12, field_len(1, "w"));
+  std::string inits;
+  std::size_t i = 0;
+  for (const std::size_t raw : raws) {
+    const std::string name = "w" + std::to_string(i++);
+    inits += field_len(5, field_varint(1, raw / 4) + field_varint(2, 1) + field_len(8, name) +
+                              field_len(9, std::string(raw, '\1')));
+  }
+  const std::string graph = inits + field_len(11, field_len(1, "x")) + field_len(12, field_len(1, "w0"));
   return field_varint(1, 8) + field_len(8, field_varint(2, 13)) + field_len(7, graph);
 }
+std::string onnx_model(std::size_t raw) { return onnx_model({raw}); }
 
 std::string fed_whole(std::string_view name, std::string_view bytes) {
   auto v = tensorgate::make_validator(FormatChoice::auto_detect, name, tensorgate::Limits{});
@@ -125,6 +134,42 @@ TEST(SourceCheck, AnOnnxModelsRawDataIsSoughtOverWhenTheSourceSeeks) {
   ScriptedSource stream(bytes, true, SIZE_MAX);
   EXPECT_EQ(json_of(check(stream, "model.onnx")), expected);
   EXPECT_EQ(stream.read_bytes(), bytes.size());
+}
+
+TEST(SourceCheck, AfterALongSeekTheTailArrivesInOneRead) {
+  const std::string bytes = onnx_model(8 << 20);
+  ScriptedSource source(bytes, true, SIZE_MAX);
+  source.set_seeks(true);
+  check(source, "model.onnx");
+  ASSERT_GE(source.asked().size(), 2u);
+  EXPECT_EQ(source.asked().back(), kTailWindow);  // one read of it, and none after
+  EXPECT_EQ(source.skips(), 1u);
+}
+
+// The layout of most weight files: a large matrix, then its small bias. After the seek over the
+// matrix the reads are small, so the bias (4 KiB, shorter than a chunk) is sought over too and
+// what is read is about the tensors' heads.
+TEST(SourceCheck, ASmallBiasAfterALongSeekIsSoughtOverToo) {
+  const std::string bytes = onnx_model({4 << 20, 4096, 4 << 20, 4096, 4 << 20});
+  ScriptedSource source(bytes, true, SIZE_MAX);
+  source.set_seeks(true);
+  EXPECT_EQ(json_of(check(source, "model.onnx")), fed_whole("model.onnx", bytes));
+  EXPECT_EQ(source.skips(), 5u);
+  EXPECT_LT(source.read_bytes(), kPrefix + kTailWindow + 4 * 2048);
+  EXPECT_EQ(source.read_bytes() + source.skipped_bytes(), bytes.size());
+}
+
+// Many small tensors after a long seek: the reads grow back to whole chunks, so they are read
+// through in a few reads, not sought over one system call each.
+TEST(SourceCheck, ManySmallTensorsAfterALongSeekAreReadThrough) {
+  std::initializer_list<std::size_t> sizes = {4 << 20, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000,
+                                              3000,    3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000};
+  const std::string bytes = onnx_model(sizes);
+  ScriptedSource source(bytes, true, SIZE_MAX);
+  source.set_seeks(true);
+  EXPECT_EQ(json_of(check(source, "model.onnx")), fed_whole("model.onnx", bytes));
+  EXPECT_LE(source.skips(), 4u);  // the long one, then short ones only while the reads are small
+  EXPECT_LT(source.asked().size(), 12u);
 }
 
 TEST(SourceCheck, ARunShorterThanAChunkIsRead) {
