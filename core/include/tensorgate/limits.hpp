@@ -89,6 +89,26 @@ struct ZipLimits {
   std::uint64_t bomb_floor_bytes = 256ull << 20;
 };
 
+// Bounds of the TorchScript reader (TS, core/src/torchscript/): a torch.jit.save archive's code
+// files stream through a lexer that keeps one dotted name and a stack of open brackets, and the
+// zip walker keeps the TorchScript globals its pickles import until the archive ends.
+struct TorchScriptLimits {
+  // Open brackets the lexer tracks: CPython's tokenizer refuses more than 200 nested
+  // parentheses (MAXLEVEL), and TorchScript's printer nests a few levels; deeper is TS.code-lex.
+  std::uint32_t max_bracket_depth = 200;
+  // Bytes of one dotted name kept (torch.ops.<library>.<op>, an imported module): real ones are
+  // under 200 bytes. A longer name is judged by its first bytes, so a namespace cut there is
+  // still outside the allowed ones.
+  std::uint32_t max_name_bytes = 1024;
+  // TorchScript globals (__torch__.*, torch.jit._pickle.*) of an archive's pickles kept until
+  // its end decides whether it is TorchScript (data.pkl streams before code/): a distinct
+  // global once per pickle, ~100 bytes each. Real archives have a few hundred classes; past the
+  // bound the rest are judged as any pickle's globals are.
+  std::uint64_t max_deferred_globals = 1ull << 14;
+  // Scripted classes and code files a report lists (all are checked and counted).
+  std::uint64_t max_listed = 4096;
+};
+
 struct TarLimits {
   // Bytes of one GNU long-name or pax extended header's data, which tarfile reads whole before
   // the header it describes: real ones are a path or a few records, well under 4 KiB.
@@ -241,6 +261,7 @@ struct Limits {
   PickleLimits pickle{};
   ZipLimits zip{};
   TarLimits tar{};
+  TorchScriptLimits torchscript{};
   OnnxLimits onnx{};
   SavedModelLimits savedmodel{};
   DiffLimits diff{};

@@ -44,6 +44,16 @@ struct ZipStorage {
   std::optional<std::uint64_t> data_offset;  // where a stored entry's bytes start in the archive
 };
 
+// A TorchScript archive (torch.jit.save): what the walk found of its code.
+struct ZipTorchScript {
+  std::string archive;                    // the folder of its first code/ or bytecode.pkl entry
+  bool bytecode = false;                  // it holds <archive>/bytecode.pkl (the mobile format)
+  std::vector<std::string> classes;       // the scripted classes its pickles name (__torch__.*), first seen first
+  std::uint64_t classes_not_listed = 0;
+  std::vector<std::string> code_files;    // its <archive>/code/**.py entries, in archive order
+  std::uint64_t code_files_not_listed = 0;
+};
+
 struct ZipSummary {
   std::uint64_t entries = 0;        // central-directory entries
   bool zip64 = false;
@@ -58,6 +68,7 @@ struct ZipSummary {
   std::vector<ZipStorage> storages;       // <archive>/data/<key> entries and data.pkl's storages
   std::uint64_t storages_not_listed = 0;
   std::vector<NpySummary> arrays;         // .npy entries (an .npz), the first ones
+  std::optional<ZipTorchScript> torchscript;  // a TorchScript archive's code, or nothing
 };
 // How the reports write it (core/src/zip/report_json.cpp and report_text.cpp; tensorgate/summary.hpp).
 const SummaryOps& summary_ops(const ZipSummary*);

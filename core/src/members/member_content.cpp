@@ -47,7 +47,7 @@ MemberContent::MemberContent(const Limits& limits, FindingList& findings, Memory
 MemberContent::~MemberContent() = default;
 
 void MemberContent::start(std::string_view name, std::uint64_t base, bool exact, bool crc_wanted, bool pickle) {
-  site_ = pickle::ScanSite{&findings_, base, exact, std::string(noun_) + " " + quoted(name, 80) + ": "};
+  site_ = pickle::ScanSite{&findings_, base, exact, std::string(noun_) + " " + quoted(name, 80) + ": ", deferred_};
   content_ = Content::undecided;
   head_.clear();
   crc_wanted_ = crc_wanted;
@@ -58,7 +58,16 @@ void MemberContent::start(std::string_view name, std::uint64_t base, bool exact,
   tentative_.reset();
   pickle_.reset();
   npy_.reset();
+  code_.reset();
   if (pickle || pickle_name(name)) begin(Content::pickle);
+}
+
+void MemberContent::start_code(std::string_view name, std::uint64_t base, bool exact, bool crc_wanted) {
+  start(name, base, exact, crc_wanted);
+  content_ = Content::code;
+  errors_before_ = findings_.error_count();
+  code_ = std::make_unique<torchscript::CodeScanner>(limits_.torchscript,
+                                                     torchscript::CodeSite{&findings_, base, exact, std::string(name)});
 }
 
 void MemberContent::begin(Content c, bool tentative) {
@@ -118,6 +127,7 @@ void MemberContent::feed(const unsigned char* p, std::size_t n) {
   if (crc_on_) crc_ = static_cast<std::uint32_t>(crc32_z(crc_, p, n));
   if (pickle_) pickle_->feed(p, n);
   if (npy_) npy_->feed(p, n);
+  if (code_) code_->feed(p, n);
 }
 
 void MemberContent::finish() {
@@ -126,6 +136,7 @@ void MemberContent::finish() {
   }
   if (pickle_) pickle_->finish();
   if (npy_) npy_->finish();
+  if (code_) code_->finish();
   if (tentative_) settle_tentative();
   pickle_errors_ = findings_.error_count() - errors_before_;
 }

@@ -17,10 +17,12 @@
 #include "common/printable.hpp"
 #include "npy/scanner.hpp"
 #include "pickle/scanner.hpp"
+#include "torchscript/code_lexer.hpp"
 
 namespace tensorgate::detail::members {
 
-enum class Content : std::uint8_t { undecided, pickle, npy, data };
+// code: a TorchScript code file (a zip's <archive>/code/**.py), read by the TorchScript lexer.
+enum class Content : std::uint8_t { undecided, pickle, npy, data, code };
 
 inline constexpr std::size_t kProbeBytes = 512;
 
@@ -35,6 +37,11 @@ class MemberContent {
   // `pickle`: a loader unpickles the member whatever its name and first bytes (a legacy tar's
   // "pickle" member).
   void start(std::string_view name, std::uint64_t base, bool exact, bool crc_wanted, bool pickle = false);
+  // A new member that is a TorchScript code file (torchscript/entry_names.hpp): lexed, not probed.
+  void start_code(std::string_view name, std::uint64_t base, bool exact, bool crc_wanted);
+  // The pickles of the members from now on leave TorchScript's globals here (a zip's walker
+  // judges them when the archive ends; pickle/torchscript_globals.hpp).
+  void defer_torchscript_globals(pickle::DeferredGlobals* deferred) { deferred_ = deferred; }
   void feed(const unsigned char* p, std::size_t n);
   void finish();  // the entry's data has ended
 
@@ -70,6 +77,8 @@ class MemberContent {
   std::optional<FindingList> tentative_;  // a pickle without PROTO: its findings, until it proves one
   std::unique_ptr<pickle::Scanner> pickle_;
   std::unique_ptr<npy::NpyScanner> npy_;
+  std::unique_ptr<torchscript::CodeScanner> code_;
+  pickle::DeferredGlobals* deferred_ = nullptr;
 };
 
 }  // namespace tensorgate::detail::members

@@ -8,6 +8,7 @@
 #include "pickle/global_judge.hpp"
 #include "common/printable.hpp"
 #include "pickle/scanner.hpp"
+#include "pickle/torchscript_globals.hpp"
 #include "tensorgate/utf8.hpp"
 
 namespace tensorgate::detail::pickle {
@@ -70,14 +71,24 @@ Value Scanner::import_global(std::string_view module, std::string_view name, std
     ++globals_[index].imports;
     return {Kind::global, static_cast<std::uint8_t>(globals_[index].verdict == GlobalVerdict::dangerous ? kDenied : 0), index, 0};
   }
-  Judgement j = judge_global(n.module, n.name);
+  Judgement j;
+  const TorchScriptGlobal ts = site_.deferred && !site_.deferred->full() ? torchscript_global(n.module, n.name)
+                                                                         : TorchScriptGlobal::none;
+  if (ts != TorchScriptGlobal::none) {
+    // Judged by the archive's walker when it ends: allowed if the archive is TorchScript.
+    site_.deferred->add(DeferredGlobal{n.module, n.name, ts, std::string(how), offset_of(op_pos_), site_.where, 0});
+    j = {GlobalVerdict::unknown, "a TorchScript global, judged with the archive"};
+  } else {
+    j = judge_global(n.module, n.name);
+  }
   verdict = j.verdict;
   const std::string shown = quoted(path, 120);
-  if (verdict == GlobalVerdict::dangerous) {
+  const bool judged = ts == TorchScriptGlobal::none;
+  if (judged && verdict == GlobalVerdict::dangerous) {
     site_.findings->add(Rule::pk_dangerous_global, site_.where + std::string(how) + " at byte " +
                                                        std::to_string(offset_of(op_pos_)) + " imports " + shown + ": " + j.reason,
                         offset_of(op_pos_));
-  } else if (verdict == GlobalVerdict::unknown) {
+  } else if (judged && verdict == GlobalVerdict::unknown) {
     site_.findings->add(Rule::pk_unknown_global, site_.where + std::string(how) + " at byte " +
                                                      std::to_string(offset_of(op_pos_)) + " imports " + shown +
                                                      ", which is on neither list: loading the file imports it",

@@ -27,12 +27,17 @@
 
 namespace tensorgate::detail::pickle {
 
+class DeferredGlobals;
+
 // Where a scanner's findings go.
 struct ScanSite {
   FindingList* findings = nullptr;
   std::uint64_t base = 0;  // file offset of the stream's first byte
   bool exact = true;       // false: the stream is decompressed; findings point at `base`
   std::string where;       // a prefix for messages ("entry \"archive/data.pkl\": ") or empty
+  // A zip archive's pickles: TorchScript's globals are left here for the walker to judge when
+  // the archive ends (pickle/torchscript_globals.hpp); null elsewhere.
+  DeferredGlobals* deferred = nullptr;
 };
 
 struct StringHash {

@@ -28,6 +28,25 @@ Steps write_pytorch_archive(StepContext& c, const ZipSummary& s) {
   w.end_object();
 }
 
+// "torchscript": a TorchScript archive's code, or null for another zip.
+Steps write_torchscript(StepContext& c, const ZipSummary& s) {
+  JsonWriter& w = c.w;
+  w.key("torchscript");
+  if (!s.torchscript) {
+    w.null();
+    co_return;
+  }
+  const ZipTorchScript& ts = *s.torchscript;
+  w.begin_object();
+  w.field("archive", ts.archive);
+  w.field("bytecode", ts.bytecode);
+  co_await write_records(c, "classes", ts.classes, [](JsonWriter& out, const std::string& name) { out.field("name", name); },
+                         "classes_not_listed", ts.classes_not_listed);
+  co_await write_records(c, "code_files", ts.code_files, [](JsonWriter& out, const std::string& name) { out.field("entry", name); },
+                         "code_files_not_listed", ts.code_files_not_listed);
+  w.end_object();
+}
+
 }  // namespace
 
 Steps write_zip_summary(StepContext& c, const ZipSummary& s, const ReportOptions& options) {
@@ -46,6 +65,7 @@ Steps write_zip_summary(StepContext& c, const ZipSummary& s, const ReportOptions
     out.field("content", e.content);
   }, "entries_not_listed", s.entries_not_listed);
   co_await write_pytorch_archive(c, s);
+  co_await write_torchscript(c, s);
   co_await write_archive_pickles(c, s.pickles, s.pickles_not_listed, options);
   co_await write_archive_arrays(c, s.arrays, options);
   w.end_object();

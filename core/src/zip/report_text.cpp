@@ -15,6 +15,11 @@ std::string zip_text_facts(const ZipSummary& z) {
     if (const PickleSummary* state = pytorch_state(z); state && !state->tensors.empty())
       line += ", " + count_of(state->tensors.size() + state->tensors_dropped, "tensor");
   }
+  if (z.torchscript) {
+    line += ", TorchScript" + std::string(z.torchscript->bytecode ? " (mobile bytecode)" : "") + ": " +
+            std::to_string(z.torchscript->classes.size() + z.torchscript->classes_not_listed) + " scripted class" + (z.torchscript->classes.size() + z.torchscript->classes_not_listed == 1 ? "" : "es") + ", " +
+            count_of(z.torchscript->code_files.size() + z.torchscript->code_files_not_listed, "code file");
+  }
   if (!z.arrays.empty()) line += ", " + count_of(z.arrays.size(), "array");
   return line;
 }

@@ -14,7 +14,13 @@ namespace tensorgate {
 namespace detail::zip {
 
 ZipValidator::ZipValidator(const Limits& limits, MemoryBudget* budget)
-    : limits_(limits), budget_(budget), findings_(limits.max_findings), content_(limits_, findings_, budget) {}
+    : limits_(limits),
+      budget_(budget),
+      findings_(limits.max_findings),
+      content_(limits_, findings_, budget),
+      deferred_(limits.torchscript.max_deferred_globals) {
+  content_.defer_torchscript_globals(&deferred_);
+}
 
 ZipValidator::~ZipValidator() {
   if (budget_ && budget_held_) budget_->release(budget_held_);
@@ -225,6 +231,7 @@ Report ZipValidator::snapshot() const { return report(); }
 Report ZipValidator::finish() {
   if (!finished_) {
     add_end_of_input_findings();
+    settle_torchscript();
     finished_ = true;
   }
   return report();

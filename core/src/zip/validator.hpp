@@ -16,6 +16,7 @@
 #include "common/finding_list.hpp"
 #include "common/seeded_hash.hpp"
 #include "pickle/machine.hpp"
+#include "pickle/torchscript_globals.hpp"
 #include "zip/descriptor_search.hpp"
 #include "members/member_content.hpp"
 #include "zip/inflater.hpp"
@@ -124,7 +125,21 @@ class ZipValidator final : public Validator {
   void check_pytorch_archive();
   void note_data_pkl(const LocalEntry& e);
   ZipSummary summary() const;
-  std::size_t kept_heap_bytes() const;  // what summary() copies, before it is made
+  std::size_t kept_heap_bytes() const;
+
+  // zp_torchscript.cpp: a TorchScript archive (TS.torchscript) and its pickles' TorchScript
+  // globals, judged when the archive ends.
+  struct SettledGlobal {
+    GlobalVerdict verdict;
+    std::string reason;
+  };
+  using Settled = boost::unordered_flat_map<std::string, SettledGlobal, NameHash, std::equal_to<>>;
+  void note_torchscript_entry(std::string_view name);
+  void note_code_file();
+  void settle_torchscript();
+  void judge_deferred(const pickle::DeferredGlobal& g, Settled& settled);
+  void note_script_class(const std::string& path);
+  void apply_settled(const Settled& settled);  // what summary() copies, before it is made
   Report report() const;
 
   Limits limits_;
@@ -190,6 +205,21 @@ class ZipValidator final : public Validator {
   std::vector<ZipPickle> pickles_;
   std::uint64_t pickles_not_listed_ = 0;
   std::vector<NpySummary> arrays_;
+
+  // TorchScript: where its first code/ or bytecode.pkl entry starts, its code files' names
+  // (folded: PyTorch's reader finds them without case) and their entries, and the globals the
+  // pickles left for the end.
+  std::optional<std::uint64_t> torchscript_at_;
+  std::string torchscript_archive_;
+  bool bytecode_ = false;
+  boost::unordered_flat_set<std::string, NameHash, std::equal_to<>> code_folded_;
+  std::vector<std::uint32_t> code_entries_;  // indices into locals_
+  pickle::DeferredGlobals deferred_;
+  std::size_t deferred_charged_ = 0;
+  std::vector<std::string> script_classes_;
+  std::uint64_t script_classes_not_listed_ = 0;
+  boost::unordered_flat_set<std::string, NameHash, std::equal_to<>> script_class_set_;
+  bool settled_ = false;
 };
 
 }  // namespace tensorgate::detail::zip

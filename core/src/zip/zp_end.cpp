@@ -91,6 +91,8 @@ void ZipValidator::add_end_of_input_findings() {
 std::size_t ZipValidator::kept_heap_bytes() const {
   const std::size_t listed = std::min<std::size_t>(locals_.size(), kListedEntries);
   std::size_t n = listed * (sizeof(ZipEntryInfo) + 512 + 32) + pickles_.size() * sizeof(ZipPickle);
+  n += std::min<std::size_t>(code_entries_.size(), limits_.torchscript.max_listed) * (sizeof(std::string) + 512);
+  for (const std::string& c : script_classes_) n += sizeof(std::string) + c.size();
   for (const ZipPickle& p : pickles_) n += 512 + pickle::heap_bytes(p.summary);
   if (archive_) {
     const std::size_t storages = std::min<std::size_t>(locals_.size() + (data_pkl_storages_ ? data_pkl_storages_->size() : 0),
@@ -111,13 +113,30 @@ ZipSummary ZipValidator::summary() const {
       continue;
     }
     s.entry_list.push_back(ZipEntryInfo{std::string(name_of(e).substr(0, 512)), e.method, e.offset, e.compressed, e.uncompressed,
-                                        e.content == members::Content::pickle ? "pickle" : e.content == members::Content::npy ? "npy" : "data"});
+                                        e.content == members::Content::pickle ? "pickle"
+                                        : e.content == members::Content::npy  ? "npy"
+                                        : e.content == members::Content::code ? "code"
+                                                                               : "data"});
   }
   s.pickles = pickles_;
   s.pickles_not_listed = pickles_not_listed_;
   s.arrays = arrays_;
   s.pytorch_archive = archive_;
   s.data_pkl_valid = data_pkl_valid_;
+  if (torchscript_at_) {
+    ZipTorchScript& ts = s.torchscript.emplace();
+    ts.archive = torchscript_archive_;
+    ts.bytecode = bytecode_;
+    ts.classes = script_classes_;
+    ts.classes_not_listed = script_classes_not_listed_;
+    for (const std::uint32_t i : code_entries_) {
+      if (ts.code_files.size() >= limits_.torchscript.max_listed) {
+        ++ts.code_files_not_listed;
+        continue;
+      }
+      ts.code_files.emplace_back(name_of(locals_[i]).substr(0, 512));
+    }
+  }
   if (archive_) {
     const std::string prefix = *archive_ + "/data/";
     boost::unordered_flat_map<std::string, std::size_t, NameHash, std::equal_to<>> by_key;

@@ -5,6 +5,7 @@
 
 #include "common/printable.hpp"
 #include "common/saturating.hpp"
+#include "torchscript/entry_names.hpp"
 #include "zip/records.hpp"
 #include "zip/validator.hpp"
 
@@ -21,7 +22,12 @@ void ZipValidator::start_data() {
   entry_over_ = false;
   const std::string_view name = name_of(cur_);
   const bool stored = cur_.method == 0;
-  content_.start(name, stored ? cur_.data_start : cur_.offset, stored, cur_.method == 8);
+  deferred_.set_tag(static_cast<std::uint32_t>(locals_.size()));  // the index this entry will have
+  note_torchscript_entry(name);
+  if (torchscript::entry_role(name) == torchscript::EntryRole::code)
+    content_.start_code(name, stored ? cur_.data_start : cur_.offset, stored, cur_.method == 8);
+  else
+    content_.start(name, stored ? cur_.data_start : cur_.offset, stored, cur_.method == 8);
   if (cur_.method == 8) {
     mode_ = Mode::deflate;
     inflater_.reset();
@@ -266,8 +272,13 @@ void ZipValidator::entry_done() {
   } else if (cur_.content == members::Content::npy && arrays_.size() < 16) {
     if (auto array = content_.npy_summary()) arrays_.push_back(std::move(*array));  // none: FK.npy-header
   }
+  if (deferred_.heap_bytes() > deferred_charged_) {  // TorchScript globals its pickle left for the end
+    if (!charge(deferred_.heap_bytes() - deferred_charged_)) return;
+    deferred_charged_ = deferred_.heap_bytes();
+  }
   local_at_.emplace(cur_.offset, static_cast<std::uint32_t>(locals_.size()));
   locals_.push_back(cur_);
+  if (cur_.content == members::Content::code) note_code_file();
 }
 
 }  // namespace tensorgate::detail::zip
