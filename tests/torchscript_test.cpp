@@ -14,6 +14,7 @@
 #include "stream_check.hpp"
 #include "tensorgate/validator.hpp"
 #include "tensorgate/zip.hpp"
+#include "torchscript/bytecode_ops.hpp"
 #include "torchscript/code_lexer.hpp"
 #include "zip_builder.hpp"
 
@@ -101,6 +102,46 @@ TEST(TorchScript, CodeThatReadsFilesOrLoadsLibrariesIsAnError) {
   const Report lex = zip_report(fixture("unterminated.pt"));
   EXPECT_EQ(errors_of(lex), "TS.code-lex");
   for (const Report* r : {&from_file, &custom, &import_os, &lex}) EXPECT_EQ(warnings_of(*r), "TS.torchscript");
+}
+
+TEST(TorchScript, TheMobileBytecodesOperatorsAreRead) {
+  const Report from_file = zip_report(fixture("from_file_mobile.ptl"));  // its code file and its bytecode
+  EXPECT_EQ(errors_of(from_file), "TS.code TS.code");
+  EXPECT_EQ(warnings_of(from_file), "TS.torchscript");
+  // The code files call torch.relu; the bytecode the lite interpreter runs names evil::relu.
+  const Report custom = zip_report(fixture("bytecode_custom_op.ptl"));
+  EXPECT_EQ(errors_of(custom), "TS.code");
+  EXPECT_NE(message_of(custom, "TS.code").find("bytecode.pkl"), std::string::npos);
+  EXPECT_NE(message_of(custom, "TS.code").find("\"evil\""), std::string::npos);
+}
+
+// The TS.code findings of a bytecode.pkl's bytes, fed whole and byte by byte.
+std::string operator_rules(std::string_view bytes) {
+  std::string ids[2];
+  for (int bytewise = 0; bytewise < 2; ++bytewise) {
+    tensorgate::detail::FindingList findings(100);
+    tensorgate::detail::torchscript::OperatorNames names(findings, 0, true, "");
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+    if (bytewise) for (std::size_t i = 0; i < bytes.size(); ++i) names.feed(p + i, 1);
+    else names.feed(p, bytes.size());
+    names.finish();
+    for (const auto& f : findings.items()) ids[bytewise] += (ids[bytewise].empty() ? "" : " ") + f.message;
+  }
+  EXPECT_EQ(ids[0], ids[1]);
+  return ids[0];
+}
+
+TEST(TorchScript, OperatorNamesAsTheyLieInAPickle) {
+  using namespace std::string_literals;
+  EXPECT_EQ(operator_rules("X\x0c\0\0\0aten::linearq\nX\x0a\0\0\0prim::Printq\x0b"s), "");
+  EXPECT_EQ(operator_rules("\x8c" "aaten::relu\x94"s), "");  // a length byte that is a letter
+  EXPECT_NE(operator_rules("X\x0f\0\0\0aten::from_fileqA"s).find("aten::from_file\""), std::string::npos);
+  EXPECT_NE(operator_rules("X\x0f\0\0\0aten::from_filer\1\0\0\0"s).find("aten::from_file\""), std::string::npos);
+  EXPECT_NE(operator_rules("X\x09\0\0\0evil::runq\x01"s).find("\"evil\""), std::string::npos);
+  EXPECT_NE(operator_rules("aten::save"s).find("aten::save"), std::string::npos);  // at the very end
+  const std::string mixed = operator_rules("a: :b ::c aten::from_filex std::string"s);
+  EXPECT_EQ(mixed.find("from_file"), std::string::npos);
+  EXPECT_NE(mixed.find("library \"std\""), std::string::npos);
 }
 
 TEST(TorchScript, AClassWithoutItsCodeFileIsUnknown) {

@@ -56,6 +56,7 @@ class CliTorchScriptTest(JsonReports, unittest.TestCase):
         for name, rule, said in (("from_file.pt", "TS.code", "torch.from_file"),
                                  ("custom_op.pt", "TS.code", "evil_lib"),
                                  ("import_os.pt", "TS.code", "\"os\""),
+                                 ("bytecode_custom_op.ptl", "TS.code", "bytecode.pkl"),
                                  ("unterminated.pt", "TS.code-lex", "string literal")):
             with self.subTest(name=name):
                 code, doc = self.check(self.path(name))

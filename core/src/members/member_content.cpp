@@ -59,7 +59,12 @@ void MemberContent::start(std::string_view name, std::uint64_t base, bool exact,
   pickle_.reset();
   npy_.reset();
   code_.reset();
+  operators_.reset();
   if (pickle || pickle_name(name)) begin(Content::pickle);
+}
+
+void MemberContent::read_operator_names() {
+  operators_ = std::make_unique<torchscript::OperatorNames>(findings_, site_.base, site_.exact, site_.where);
 }
 
 void MemberContent::start_code(std::string_view name, std::uint64_t base, bool exact, bool crc_wanted) {
@@ -118,6 +123,7 @@ void MemberContent::feed(const unsigned char* p, std::size_t n) {
     // is not checked (stored, not a pickle) must not pay for it over the rest of the chunk.
     const std::size_t take = std::min(n, kProbeBytes - head_.size());
     if (crc_on_) crc_ = static_cast<std::uint32_t>(crc32_z(crc_, p, take));
+    if (operators_) operators_->feed(p, take);
     head_.append(reinterpret_cast<const char*>(p), take);
     p += take;
     n -= take;
@@ -128,6 +134,7 @@ void MemberContent::feed(const unsigned char* p, std::size_t n) {
   if (pickle_) pickle_->feed(p, n);
   if (npy_) npy_->feed(p, n);
   if (code_) code_->feed(p, n);
+  if (operators_) operators_->feed(p, n);
 }
 
 void MemberContent::finish() {
@@ -137,6 +144,7 @@ void MemberContent::finish() {
   if (pickle_) pickle_->finish();
   if (npy_) npy_->finish();
   if (code_) code_->finish();
+  if (operators_) operators_->finish();
   if (tentative_) settle_tentative();
   pickle_errors_ = findings_.error_count() - errors_before_;
 }

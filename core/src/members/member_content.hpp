@@ -17,6 +17,7 @@
 #include "common/printable.hpp"
 #include "npy/scanner.hpp"
 #include "pickle/scanner.hpp"
+#include "torchscript/bytecode_ops.hpp"
 #include "torchscript/code_lexer.hpp"
 
 namespace tensorgate::detail::members {
@@ -39,6 +40,9 @@ class MemberContent {
   void start(std::string_view name, std::uint64_t base, bool exact, bool crc_wanted, bool pickle = false);
   // A new member that is a TorchScript code file (torchscript/entry_names.hpp): lexed, not probed.
   void start_code(std::string_view name, std::uint64_t base, bool exact, bool crc_wanted);
+  // The member just started is a mobile archive's bytecode.pkl: its operator names are read too
+  // (torchscript/bytecode_ops.hpp).
+  void read_operator_names();
   // The pickles of the members from now on leave TorchScript's globals here (a zip's walker
   // judges them when the archive ends; pickle/torchscript_globals.hpp).
   void defer_torchscript_globals(pickle::DeferredGlobals* deferred) { deferred_ = deferred; }
@@ -78,6 +82,7 @@ class MemberContent {
   std::unique_ptr<pickle::Scanner> pickle_;
   std::unique_ptr<npy::NpyScanner> npy_;
   std::unique_ptr<torchscript::CodeScanner> code_;
+  std::unique_ptr<torchscript::OperatorNames> operators_;
   pickle::DeferredGlobals* deferred_ = nullptr;
 };
 

@@ -2,40 +2,14 @@
 // their head), the operators they reach (operators.def), and import statements against the
 // pickle deny-lists.
 #include <array>
-#include <span>
 
 #include "common/printable.hpp"
 #include "pickle/global_judge.hpp"
 #include "torchscript/code_lexer.hpp"
+#include "torchscript/operators.hpp"
 
 namespace tensorgate::detail::torchscript {
 namespace {
-
-struct Listed {
-  std::string_view name, reason;
-};
-
-constexpr auto kFileOps = std::to_array<Listed>({
-#define TS_FILE_OP(name, reason) {name, reason},
-#define TS_NAMESPACE(name, reason)
-#include "torchscript/operators.def"
-#undef TS_FILE_OP
-#undef TS_NAMESPACE
-});
-
-constexpr auto kNamespaces = std::to_array<Listed>({
-#define TS_FILE_OP(name, reason)
-#define TS_NAMESPACE(name, reason) {name, reason},
-#include "torchscript/operators.def"
-#undef TS_FILE_OP
-#undef TS_NAMESPACE
-});
-
-const Listed* find(std::span<const Listed> list, std::string_view name) {
-  for (const Listed& l : list)
-    if (l.name == name) return &l;
-  return nullptr;
-}
 
 // Python's keywords: never part of a dotted name.
 constexpr std::array<std::string_view, 35> kKeywords = {
@@ -173,19 +147,14 @@ void CodeScanner::judge_path(std::string_view path) {
     ns = component(path, 1);
     op = component(path, 2);
   } else if (head == "torch") {
-    if (const Listed* f = find(kFileOps, component(path, 1)))
-      code_finding("calls " + quoted(path, 120) + ": " + std::string(f->reason));
+    if (const auto reason = file_operator(component(path, 1)))
+      code_finding("calls " + quoted(path, 120) + ": " + std::string(*reason));
     return;
   } else {
     return;
   }
   if (ns.empty()) return;
-  if (!find(kNamespaces, ns)) {
-    code_finding("calls " + quoted(path, 120) + ", an operator of the library " + quoted(ns, 80) +
-                 ", outside TorchScript's own namespaces: native code the loading process must have loaded");
-  } else if (const Listed* f = ns == "aten" ? find(kFileOps, op) : nullptr) {
-    code_finding("calls " + quoted(path, 120) + ": " + std::string(f->reason));
-  }
+  if (const auto said = judge_operator(ns, op)) code_finding("calls " + quoted(path, 120) + *said);
 }
 
 // `import module` (name empty) or `from module import name`, against the pickle deny-lists.

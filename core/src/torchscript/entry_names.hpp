@@ -11,7 +11,8 @@ namespace tensorgate::detail::torchscript {
 enum class EntryRole : unsigned char {
   none,      // nothing of TorchScript
   code,      // <archive>/code/**.py: a code file, lexed (TS.code, TS.code-lex)
-  marker,    // another entry under <archive>/code/ (a .debug_pkl) or <archive>/bytecode.pkl
+  marker,    // another entry under <archive>/code/ (a .debug_pkl, a directory)
+  bytecode,  // <archive>/bytecode.pkl: the mobile program, its operator names read (TS.code)
 };
 
 EntryRole entry_role(std::string_view name);

@@ -24,10 +24,12 @@ void ZipValidator::start_data() {
   const bool stored = cur_.method == 0;
   deferred_.set_tag(static_cast<std::uint32_t>(locals_.size()));  // the index this entry will have
   note_torchscript_entry(name);
-  if (torchscript::entry_role(name) == torchscript::EntryRole::code)
+  const torchscript::EntryRole role = torchscript::entry_role(name);
+  if (role == torchscript::EntryRole::code)
     content_.start_code(name, stored ? cur_.data_start : cur_.offset, stored, cur_.method == 8);
   else
     content_.start(name, stored ? cur_.data_start : cur_.offset, stored, cur_.method == 8);
+  if (role == torchscript::EntryRole::bytecode) content_.read_operator_names();
   if (cur_.method == 8) {
     mode_ = Mode::deflate;
     inflater_.reset();

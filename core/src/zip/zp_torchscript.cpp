@@ -40,8 +40,7 @@ void ZipValidator::note_torchscript_entry(std::string_view name) {
     torchscript_at_ = cur_.offset;
     torchscript_archive_ = std::string(torchscript::archive_folder(name).substr(0, 512));
   }
-  const std::string_view rest = name.substr(name.find('/') + 1);
-  if (same_name_nocase(rest, "bytecode.pkl")) bytecode_ = true;
+  if (role == torchscript::EntryRole::bytecode) bytecode_ = true;
 }
 
 void ZipValidator::note_code_file() {

@@ -8,6 +8,9 @@ usage: /usr/bin/python3 tests/data/torchscript/make_fixtures.py [OUT_DIR]   (def
   two_layer.pt           a scripted two-layer module (Linear, ReLU, Linear)
   two_layer_mobile.ptl   the same for the lite interpreter (bytecode.pkl)
   from_file.pt           a scripted method that calls torch.from_file (aten::from_file)
+  from_file_mobile.ptl   the same for the lite interpreter: bytecode.pkl names aten::from_file
+  bytecode_custom_op.ptl two_layer_mobile.ptl with bytecode.pkl's aten::relu renamed evil::relu
+                         (hand-edited; its code files still call torch.relu)
   custom_op.pt           two_layer.pt with its root code file calling ops.evil_lib.run (hand-edited)
   import_os.pt           two_layer.pt with "import os" in its root code file (hand-edited)
   unterminated.pt        two_layer.pt with a string literal left open in its root code file
@@ -62,6 +65,11 @@ def inserted(data, anchor, line):
     return data.replace(anchor, anchor + line, 1)
 
 
+def renamed_op(data):
+    assert b"aten::relu" in data, "the bytecode changed: no aten::relu"
+    return data.replace(b"aten::relu", b"evil::relu")  # as long: the string's length holds
+
+
 def edit_root_code(replace):
     def edit(name, data):
         if name.endswith("/code/__torch__.py"):
@@ -76,7 +84,11 @@ def main():
     scripted = torch.jit.script(TwoLayer())
     torch.jit.save(scripted, two_layer)
     scripted._save_for_lite_interpreter(os.path.join(OUT, "two_layer_mobile.ptl"))
-    torch.jit.save(torch.jit.script(ReadsAFile()), os.path.join(OUT, "from_file.pt"))
+    reads = torch.jit.script(ReadsAFile())
+    torch.jit.save(reads, os.path.join(OUT, "from_file.pt"))
+    reads._save_for_lite_interpreter(os.path.join(OUT, "from_file_mobile.ptl"))
+    rewrite(os.path.join(OUT, "two_layer_mobile.ptl"), os.path.join(OUT, "bytecode_custom_op.ptl"),
+            lambda name, data: renamed_op(data) if name.endswith("/bytecode.pkl") else data)
 
     anchor = b"    fc1 = self.fc1\n"
     rewrite(two_layer, os.path.join(OUT, "custom_op.pt"), edit_root_code(

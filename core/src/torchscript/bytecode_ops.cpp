@@ -1,0 +1,71 @@
+#include "torchscript/bytecode_ops.hpp"
+
+#include "common/printable.hpp"
+#include "torchscript/operators.hpp"
+
+namespace tensorgate::detail::torchscript {
+namespace {
+
+bool ident(unsigned char b) {
+  return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '_';
+}
+
+}  // namespace
+
+void OperatorNames::feed(const unsigned char* p, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i, ++pos_) {
+    const unsigned char b = p[i];
+    if (in_op_) {
+      if (ident(b) || b == '.') {
+        if (op_.size() < kRun) op_ += static_cast<char>(b);
+        continue;
+      }
+      judge();
+    }
+    if (ident(b)) {
+      if (colon_) run_.clear();
+      colon_ = false;
+      if (run_.size() == kRun) run_.erase(0, 1);
+      run_ += static_cast<char>(b);
+      continue;
+    }
+    if (b == ':' && colon_) {
+      in_op_ = true;
+      colon_ = false;
+      ns_ = run_;
+      op_.clear();
+      at_ = pos_ - 1;
+      run_.clear();
+      continue;
+    }
+    colon_ = b == ':' && !run_.empty();
+    if (!colon_) run_.clear();
+  }
+}
+
+void OperatorNames::finish() {
+  if (in_op_) judge();
+}
+
+void OperatorNames::judge() {
+  in_op_ = false;
+  std::string_view ns = ns_;
+  if (!own_namespace(ns) && ns.size() > 1 && own_namespace(ns.substr(1))) ns.remove_prefix(1);  // a length byte
+  std::string_view op = op_;
+  if (ns == "aten" && !file_operator(op)) {
+    // A memo opcode after the name: "from_fileq\n".
+    for (std::size_t cut = 1; cut < op.size(); ++cut)
+      if ((op[cut] == 'q' || op[cut] == 'r') && file_operator(op.substr(0, cut))) {
+        op = op.substr(0, cut);
+        break;
+      }
+  }
+  if (ns.empty()) return;
+  const auto said = judge_operator(ns, op);
+  if (!said) return;
+  findings_.add(Rule::ts_code, where_ + "the bytecode names the operator " + quoted(std::string(ns) + "::" + std::string(op), 120) +
+                                   *said + " (the lite interpreter runs it)",
+                exact_ ? base_ + at_ : base_);
+}
+
+}  // namespace tensorgate::detail::torchscript
