@@ -120,7 +120,7 @@ std::string operator_rules(std::string_view bytes) {
   std::string ids[2];
   for (int bytewise = 0; bytewise < 2; ++bytewise) {
     tensorgate::detail::FindingList findings(100);
-    tensorgate::detail::torchscript::OperatorNames names(findings, 0, true, "");
+    tensorgate::detail::torchscript::OperatorNames names(findings, 100, 0, true, "");
     const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
     if (bytewise) for (std::size_t i = 0; i < bytes.size(); ++i) names.feed(p + i, 1);
     else names.feed(p, bytes.size());

@@ -45,6 +45,12 @@ void OperatorNames::feed(const unsigned char* p, std::size_t n) {
 
 void OperatorNames::finish() {
   if (in_op_) judge();
+  std::uint64_t errors_listed = 0;
+  for (const Finding& f : own_.items()) {
+    errors_listed += f.severity == Severity::error;
+    findings_.add(f);
+  }
+  findings_.add_dropped(own_.dropped(), own_.error_count() > errors_listed);
 }
 
 void OperatorNames::judge() {
@@ -63,7 +69,7 @@ void OperatorNames::judge() {
   if (ns.empty()) return;
   const auto said = judge_operator(ns, op);
   if (!said) return;
-  findings_.add(Rule::ts_code, where_ + "the bytecode names the operator " + quoted(std::string(ns) + "::" + std::string(op), 120) +
+  own_.add(Rule::ts_code, where_ + "the bytecode names the operator " + quoted(std::string(ns) + "::" + std::string(op), 120) +
                                    *said + " (the lite interpreter runs it)",
                 exact_ ? base_ + at_ : base_);
 }

@@ -7,6 +7,8 @@
 // pickle's string bytes, so the run before it may hold its length byte (SHORT_BINUNICODE) and
 // the run after it a memo opcode (BINPUT 'q', LONG_BINPUT 'r') and its index: one leading
 // character of the namespace, and an operator name's tail from 'q' or 'r' on, are forgiven.
+// Its findings are kept apart and added when the entry ends, after the pickle scanner's: the two
+// read the same chunks, and their findings must not interleave by where the chunks were cut.
 #include <cstdint>
 #include <string>
 
@@ -18,17 +20,18 @@ class OperatorNames {
  public:
   // `where`: the message prefix naming the entry; findings point at `base` (+ the position
   // when `exact`).
-  OperatorNames(FindingList& findings, std::uint64_t base, bool exact, std::string where)
-      : findings_(findings), base_(base), exact_(exact), where_(std::move(where)) {}
+  OperatorNames(FindingList& findings, std::uint32_t cap, std::uint64_t base, bool exact, std::string where)
+      : findings_(findings), own_(cap), base_(base), exact_(exact), where_(std::move(where)) {}
 
   void feed(const unsigned char* p, std::size_t n);
-  void finish();
+  void finish();  // the entry has ended: the findings go to the owner's list
 
  private:
   void judge();
 
   static constexpr std::size_t kRun = 64;
   FindingList& findings_;
+  FindingList own_;
   std::uint64_t base_;
   bool exact_;
   std::string where_;
