@@ -120,7 +120,7 @@ std::string operator_rules(std::string_view bytes) {
   std::string ids[2];
   for (int bytewise = 0; bytewise < 2; ++bytewise) {
     tensorgate::detail::FindingList findings(100);
-    tensorgate::detail::torchscript::OperatorNames names(findings, 100, 0, true, "");
+    tensorgate::detail::torchscript::OperatorNames names(tensorgate::TorchScriptLimits{}, findings, 100, 0, true, "");
     const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
     if (bytewise) for (std::size_t i = 0; i < bytes.size(); ++i) names.feed(p + i, 1);
     else names.feed(p, bytes.size());
@@ -139,6 +139,8 @@ TEST(TorchScript, OperatorNamesAsTheyLieInAPickle) {
   EXPECT_NE(operator_rules("X\x0f\0\0\0aten::from_filer\1\0\0\0"s).find("aten::from_file\""), std::string::npos);
   EXPECT_NE(operator_rules("X\x09\0\0\0evil::runq\x01"s).find("\"evil\""), std::string::npos);
   EXPECT_NE(operator_rules("aten::save"s).find("aten::save"), std::string::npos);  // at the very end
+  // A namespace run past Limits::torchscript.max_name_bytes is none of TorchScript's.
+  EXPECT_NE(operator_rules(std::string(5000, 'x') + "aten::relu").find("library"), std::string::npos);
   const std::string mixed = operator_rules("a: :b ::c aten::from_filex std::string"s);
   EXPECT_EQ(mixed.find("from_file"), std::string::npos);
   EXPECT_NE(mixed.find("library \"std\""), std::string::npos);

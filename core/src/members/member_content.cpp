@@ -64,7 +64,7 @@ void MemberContent::start(std::string_view name, std::uint64_t base, bool exact,
 }
 
 void MemberContent::read_operator_names() {
-  operators_ = std::make_unique<torchscript::OperatorNames>(findings_, limits_.max_findings, site_.base, site_.exact, site_.where);
+  operators_ = std::make_unique<torchscript::OperatorNames>(limits_.torchscript, findings_, limits_.max_findings, site_.base, site_.exact, site_.where);
 }
 
 void MemberContent::start_code(std::string_view name, std::uint64_t base, bool exact, bool crc_wanted) {

@@ -17,29 +17,39 @@ void OperatorNames::feed(const unsigned char* p, std::size_t n) {
     const unsigned char b = p[i];
     if (in_op_) {
       if (ident(b) || b == '.') {
-        if (op_.size() < kRun) op_ += static_cast<char>(b);
+        if (op_.size() < run_max_) op_ += static_cast<char>(b);
         continue;
       }
       judge();
     }
     if (ident(b)) {
-      if (colon_) run_.clear();
+      if (colon_) {
+        run_.clear();
+        run_long_ = false;
+      }
       colon_ = false;
-      if (run_.size() == kRun) run_.erase(0, 1);
+      if (run_.size() >= run_max_) {
+        run_.clear();
+        run_long_ = true;
+      }
       run_ += static_cast<char>(b);
       continue;
     }
     if (b == ':' && colon_) {
       in_op_ = true;
       colon_ = false;
-      ns_ = run_;
+      ns_ = run_long_ ? "(long)" + run_ : run_;
       op_.clear();
       at_ = pos_ - 1;
       run_.clear();
+      run_long_ = false;
       continue;
     }
     colon_ = b == ':' && !run_.empty();
-    if (!colon_) run_.clear();
+    if (!colon_) {
+      run_.clear();
+      run_long_ = false;
+    }
   }
 }
 

@@ -59,6 +59,8 @@ void ZipValidator::settle_torchscript() {
             count_of(code_entries_.size(), "code file") + "): loading it runs its code; torch.load(weights_only=True) "
             "handed such archives to torch.jit.load until PyTorch 2.6 (CVE-2025-32434)",
         *torchscript_at_);
+  // The verdicts, keyed by entry and global, are held until the kept summaries have them.
+  if (!deferred_.items().empty() && !charge(2 * deferred_.heap_bytes())) return;
   Settled settled;
   for (const pickle::DeferredGlobal& g : deferred_.items()) judge_deferred(g, settled);
   apply_settled(settled);
