@@ -96,9 +96,9 @@ struct TorchScriptLimits {
   // Open brackets the lexer tracks: CPython's tokenizer refuses more than 200 nested
   // parentheses (MAXLEVEL), and TorchScript's printer nests a few levels; deeper is TS.code-lex.
   std::uint32_t max_bracket_depth = 200;
-  // Bytes of one dotted name kept (torch.ops.<library>.<op>, an imported module): real ones are
-  // under 200 bytes. A longer name is judged by its first bytes, so a namespace cut there is
-  // still outside the allowed ones.
+  // Bytes of one dotted name kept (torch.ops.<library>.<op>, an imported module), and of a
+  // namespace or operator name in a mobile archive's bytecode.pkl: real ones are under 200
+  // bytes. A longer name is judged by what is kept, which is no namespace of TorchScript's.
   std::uint32_t max_name_bytes = 1024;
   // TorchScript globals (__torch__.*, torch.jit._pickle.*) of an archive's pickles kept until
   // its end decides whether it is TorchScript (data.pkl streams before code/): a distinct
