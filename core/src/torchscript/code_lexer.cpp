@@ -68,49 +68,8 @@ void CodeScanner::lex(unsigned char b) {
   switch (state_) {
     case St::between: return lf_after_cr ? void() : lex_between(b);
     case St::ident:
-      if (alpha(b) || digit(b)) {
-        if (ident_.size() < limits_.max_name_bytes) ident_ += static_cast<char>(b);
-        return;
-      }
-      if ((b == '"' || b == '\'') && string_prefix(ident_)) {
-        ident_.clear();
-        quote_ = static_cast<char>(b);
-        quote_run_ = 0;
-        state_ = St::string_open;
-        return;
-      }
-      end_ident();
-      return lex_between(b);
-    case St::number:
-      if (alpha(b) || digit(b) || b == '.' ||
-          ((b == '+' || b == '-') && (prev_ == 'e' || prev_ == 'E') && !number_hex_)) {
-        if (b == 'x' || b == 'X') number_hex_ = true;
-        prev_ = b;
-        return;
-      }
-      state_ = St::between;
-      token(Tok::other);
-      return lex_between(b);
-    case St::string_open:  // after the opening quote: '' is empty, ''' opens a triple-quoted string
-      if (b == static_cast<unsigned char>(quote_)) {
-        if (quote_run_ == 1) {
-          quote_run_ = 0;
-          triple_ = true;
-          state_ = St::string;
-          return;
-        }
-        quote_run_ = 1;
-        return;
-      }
-      if (quote_run_ == 1) {  // the empty string ended
-        quote_run_ = 0;
-        state_ = St::between;
-        token(Tok::other);
-        return lf_after_cr ? void() : lex_between(b);
-      }
-      triple_ = false;
-      state_ = St::string;
-      return lex_string(b);
+    case St::number: return lex_word(b);
+    case St::string_open: return lex_string_open(b, lf_after_cr);
     case St::string: return lf_after_cr ? void() : lex_string(b);
     case St::comment:
       if (b == '\n' || b == '\r') {
@@ -131,6 +90,57 @@ void CodeScanner::lex(unsigned char b) {
       return token(Tok::other);
     case St::failed: return;
   }
+}
+
+// An identifier (or a string's prefix) or a number, up to the byte that ends it.
+void CodeScanner::lex_word(unsigned char b) {
+  if (state_ == St::ident) {
+    if (alpha(b) || digit(b)) {
+      if (ident_.size() < limits_.max_name_bytes) ident_ += static_cast<char>(b);
+      return;
+    }
+    if ((b == '"' || b == '\'') && string_prefix(ident_)) {
+      ident_.clear();
+      quote_ = static_cast<char>(b);
+      quote_run_ = 0;
+      state_ = St::string_open;
+      return;
+    }
+    end_ident();
+    return lex_between(b);
+  }
+  if (alpha(b) || digit(b) || b == '.' || ((b == '+' || b == '-') && (prev_ == 'e' || prev_ == 'E') && !number_hex_)) {
+    if (b == 'x' || b == 'X') number_hex_ = true;
+    prev_ = b;
+    return;
+  }
+  state_ = St::between;
+  token(Tok::other);
+  lex_between(b);
+}
+
+// After the opening quote: two quotes are the empty string, three open a triple-quoted one.
+void CodeScanner::lex_string_open(unsigned char b, bool lf_after_cr) {
+  if (b == static_cast<unsigned char>(quote_)) {
+    if (quote_run_ == 1) {
+      quote_run_ = 0;
+      triple_ = true;
+      state_ = St::string;
+      return;
+    }
+    quote_run_ = 1;
+    return;
+  }
+  if (quote_run_ == 1) {  // the empty string ended
+    quote_run_ = 0;
+    state_ = St::between;
+    token(Tok::other);
+    if (!lf_after_cr) lex_between(b);
+    return;
+  }
+  triple_ = false;
+  state_ = St::string;
+  lex_string(b);
 }
 
 void CodeScanner::lex_between(unsigned char b) {

@@ -50,6 +50,8 @@ class CodeScanner {
   // code_lexer.cpp: bytes to tokens.
   void lex(unsigned char b);
   void lex_between(unsigned char b);
+  void lex_word(unsigned char b);
+  void lex_string_open(unsigned char b, bool lf_after_cr);
   void lex_string(unsigned char b);
   void end_ident();
   bool utf8_ok(unsigned char b);
