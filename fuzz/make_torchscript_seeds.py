@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes corpus/torchscript_code_fuzzer/ (and the TorchScript archives of corpus/zip_fuzzer/,
-seed-torchscript-*): the code files torch.jit.save wrote
+seed-torchscript-*): the code files and mobile bytecode.pkl entries torch.jit.save wrote
 (tests/data/torchscript/*.pt, read with zipfile: no torch needed) and code built by hand for each
 TS.code and TS.code-lex case. Each seed is the fuzzer's input: byte 0 the number of cuts, two
 bytes per cut, then the file (fuzz/fuzz_support.hpp, Split).
@@ -46,10 +46,12 @@ def write(name, data, cuts=()):
 def main():
     os.makedirs(OUT, exist_ok=True)
     data_dir = os.path.join(ROOT, "tests", "data", "torchscript")
-    for archive in ("two_layer.pt", "from_file.pt"):
+    for archive in ("two_layer.pt", "from_file.pt", "from_file_mobile.ptl", "bytecode_custom_op.ptl"):
         with zipfile.ZipFile(os.path.join(data_dir, archive)) as z:
             for info in z.infolist():
-                if info.filename.endswith(".py"):
+                if info.filename.endswith("/bytecode.pkl"):  # the operator names' reader
+                    write(archive.split(".")[0] + "-bytecode", z.read(info))
+                elif info.filename.endswith(".py") and archive.endswith(".pt"):
                     tail = info.filename.split("/code/", 1)[1].replace("/", "-")
                     write(archive.split(".")[0] + "-" + tail, z.read(info))
     for name, code in HAND.items():

@@ -3,6 +3,8 @@
 // rest is the file. Whole, cut there and fed byte by byte (small files), the findings are the
 // same; only TS.code and TS.code-lex, at most one TS.code-lex, every offset inside the file,
 // messages short; under tight limits (a shallow bracket stack, short names) the same holds. The
+// same bytes read as a mobile archive's bytecode.pkl for its operator names: only TS.code, the
+// same findings whole, cut and byte by byte. The
 // lexer keeps O(1) state and never recurses, so a hang or a quadratic input shows as a libFuzzer
 // timeout.
 #include <cstdint>
@@ -10,6 +12,7 @@
 
 #include "common/finding_list.hpp"
 #include "fuzz_support.hpp"
+#include "torchscript/bytecode_ops.hpp"
 #include "torchscript/code_lexer.hpp"
 
 namespace {
@@ -45,6 +48,25 @@ std::string run(const tensorgate::TorchScriptLimits& limits, std::string_view fi
   return out;
 }
 
+std::string operators(const tensorgate::TorchScriptLimits& limits, std::string_view file, const std::vector<std::size_t>& cuts) {
+  FindingList findings(64);
+  tensorgate::detail::torchscript::OperatorNames names(limits, findings, 64, 0, true, "");
+  std::size_t at = 0;
+  for (const std::size_t cut : cuts) {
+    names.feed(reinterpret_cast<const unsigned char*>(file.data()) + at, cut - at);
+    at = cut;
+  }
+  names.feed(reinterpret_cast<const unsigned char*>(file.data()) + at, file.size() - at);
+  names.finish();
+  std::string out;
+  for (const auto& f : findings.items()) {
+    tgfuzz::require(f.rule == tensorgate::Rule::ts_code, "operator-rule");
+    tgfuzz::require(f.offset && *f.offset <= file.size(), "operator-offset", f.message);
+    out += std::to_string(*f.offset) + " " + f.message + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -57,6 +79,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (std::size_t i = 1; i < s.file.size(); ++i) every.push_back(i);
       tgfuzz::require(run(limits, s.file, every) == whole, "bytewise", whole.substr(0, 400));
     }
+    const std::string names = operators(limits, s.file, {});
+    tgfuzz::require(operators(limits, s.file, s.cuts) == names, "operator-chunking", names.substr(0, 400));
   }
   return 0;
 }
