@@ -205,6 +205,8 @@ TEST(TorchScript, CodeRulesFollowDottedNames) {
   EXPECT_EQ(code_rules("x = f(torch.ops.aten.from_file(\n  'f', # a comment\n  False, 4))\n"), "TS.code");
   EXPECT_EQ(code_rules("x = torch.ops.my_library.op(t)\n"), "TS.code");
   EXPECT_EQ(code_rules("x = ops.my_library.op(t)\n"), "TS.code");
+  EXPECT_EQ(code_rules("x = torch.classes.my_library.Thing(1)\n"), "TS.code");
+  EXPECT_EQ(code_rules("x = torch.classes.quantized.LinearPackedParamsBase\n"), "");
   EXPECT_EQ(code_rules("import subprocess as sp\n"), "TS.code");
   EXPECT_EQ(code_rules("import math, os.path\n"), "TS.code");
   EXPECT_EQ(code_rules("from builtins import eval\n"), "TS.code");

@@ -136,7 +136,7 @@ void CodeScanner::path_done(std::string_view path) {
   }
 }
 
-// torch.<file op>, torch.ops.<namespace>.<op> and ops.<namespace>.<op>.
+// torch.<file op>, torch.ops.<namespace>.<op>, ops.<namespace>.<op> and torch.classes.<namespace>.*.
 void CodeScanner::judge_path(std::string_view path) {
   const std::string_view head = component(path, 0);
   std::string_view ns, op;
@@ -146,6 +146,13 @@ void CodeScanner::judge_path(std::string_view path) {
   } else if (head == "ops") {
     ns = component(path, 1);
     op = component(path, 2);
+  } else if (head == "torch" && component(path, 1) == "classes") {
+    // torch.classes.<namespace>.<Class>: a custom C++ class (torchbind) a library registered.
+    const std::string_view lib = component(path, 2);
+    if (!lib.empty() && !own_namespace(lib))
+      code_finding("uses " + quoted(path, 120) + ", a class of the library " + quoted(lib, 80) +
+                   ", outside TorchScript's own namespaces: native code the loading process must have loaded");
+    return;
   } else if (head == "torch") {
     if (const auto reason = file_operator(component(path, 1)))
       code_finding("calls " + quoted(path, 120) + ": " + std::string(*reason));
