@@ -2,7 +2,8 @@
 // What an archive member's bytes are (a zip entry's, uncompressed, or a tar member's), and the
 // scanner that reads them: every *.pkl (and *.pickle) member, and any member that is a pickle
 // by content, goes through the pickle scanner; a .npy array (an .npz's entries) through the .npy
-// scanner; anything else is data, counted.
+// scanner; a top-level config.json (a .keras archive's) through the Keras config walk; anything
+// else is data, counted.
 // Pickles are named by ASCII case-folded suffix, as PyTorch's reader finds them. "A pickle by
 // content": PROTO 2-5, or any opcode (protocols 0 and 1 have no PROTO), then, within the first
 // 512 bytes, a STOP or 16 opcodes without a fault (tensor data fails this within a few bytes).
@@ -15,12 +16,13 @@
 #include <string>
 
 #include "common/printable.hpp"
+#include "keras/config_walk.hpp"
 #include "npy/scanner.hpp"
 #include "pickle/scanner.hpp"
 
 namespace tensorgate::detail::members {
 
-enum class Content : std::uint8_t { undecided, pickle, npy, data };
+enum class Content : std::uint8_t { undecided, pickle, npy, keras_config, data };
 
 inline constexpr std::size_t kProbeBytes = 512;
 
@@ -47,6 +49,7 @@ class MemberContent {
   std::size_t pickle_summary_heap_bytes() const;  // what a copy of pickle_summary() holds
   const std::vector<PickleStorage>* pickle_storages() const;  // pickle_summary()->storages, uncopied
   std::optional<NpySummary> npy_summary() const;
+  const KerasSummary* keras_summary() const;  // a .keras archive's config.json
   std::optional<Aborted> aborted() const;
 
  private:
@@ -70,6 +73,7 @@ class MemberContent {
   std::optional<FindingList> tentative_;  // a pickle without PROTO: its findings, until it proves one
   std::unique_ptr<pickle::Scanner> pickle_;
   std::unique_ptr<npy::NpyScanner> npy_;
+  std::unique_ptr<keras::ConfigWalk> keras_;
 };
 
 }  // namespace tensorgate::detail::members

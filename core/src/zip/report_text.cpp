@@ -16,6 +16,7 @@ std::string zip_text_facts(const ZipSummary& z) {
       line += ", " + count_of(state->tensors.size() + state->tensors_dropped, "tensor");
   }
   if (!z.arrays.empty()) line += ", " + count_of(z.arrays.size(), "array");
+  if (z.keras) line += ", Keras " + quoted(z.keras->model_class, 40) + " of " + count_of(z.keras->objects, "object");
   return line;
 }
 

@@ -190,6 +190,7 @@ class ZipValidator final : public Validator {
   std::vector<ZipPickle> pickles_;
   std::uint64_t pickles_not_listed_ = 0;
   std::vector<NpySummary> arrays_;
+  std::optional<KerasSummary> keras_;  // a .keras archive's config.json, the first one
 };
 
 }  // namespace tensorgate::detail::zip
