@@ -20,13 +20,11 @@ usage: bench/run_onnx_skip_bench.py [BUILD_DIR] [--layers=21] [--pairs=10] [--co
 DIR: where the model is written (a temporary directory there, removed at the end; default the
 system's temporary directory, which must be a disk for the cold runs to mean anything).
 """
-import json
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
+
+from skip_bench_support import compare
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 opts = dict((a[2:].split("=", 1) + [""])[:2] for a in sys.argv[1:] if a.startswith("--"))
@@ -36,38 +34,6 @@ pairs = int(opts.get("pairs", "10"))
 cold_pairs = 0 if "warm-only" in opts else int(opts.get("cold-pairs", "5"))
 HIDDEN = 1024
 
-YARDSTICK = r"""
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
-/* argv: FILE then pairs OFFSET LENGTH of the raw data, ascending: read everything else. */
-int main(int argc, char** argv) {
-  static char buf[1 << 20];
-  struct stat st;
-  if (stat(argv[1], &st) != 0) return 2;
-  int fd = open(argv[1], O_RDONLY);
-  if (fd < 0) return 2;
-  long long at = 0, total = 0;
-  for (int i = 2; i <= argc; i += 2) {
-    long long end = i < argc ? atoll(argv[i]) : (long long)st.st_size;
-    while (at < end) {
-      long long want = end - at < (long long)sizeof buf ? end - at : (long long)sizeof buf;
-      ssize_t n = read(fd, buf, (size_t)want);
-      if (n <= 0) return 2;
-      at += n, total += n;
-    }
-    if (i < argc) {
-      at += atoll(argv[i + 1]);
-      if (lseek(fd, at, SEEK_SET) < 0) return 2;
-    }
-  }
-  close(fd);
-  printf("%lld\n", total);
-  return 0;
-}
-"""
 
 
 def varint(v):
@@ -180,71 +146,11 @@ def write_model(path):
     return w.raw
 
 
-def run(cmd, cold=False, shell=False):
-    """(wall seconds, CPU seconds: user + system) of one process."""
-    if cold:
-        os.sync()
-        with open("/proc/sys/vm/drop_caches", "w") as f:
-            f.write("3\n")
-    start = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, shell=shell)
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - start
-    p.returncode = os.waitstatus_to_exitcode(status)
-    assert p.returncode == 0, cmd
-    return wall, usage.ru_utime + usage.ru_stime
-
-
-def seconds(cmd, cold=False, shell=False):
-    return run(cmd, cold, shell)[0]
-
-
-def ms(xs):
-    return f"median {statistics.median(xs) * 1e3:.2f} ms (min {min(xs) * 1e3:.2f}, max {max(xs) * 1e3:.2f})"
-
-
-def timed_pairs(ours, theirs, n, cold):
-    a, b = [], []
-    for _ in range(n):
-        a.append(run(ours, cold))
-        b.append(run(theirs, cold))
-    # Wall time, and the CPU time the process took (user + system, from wait4): on a shared
-    # machine the second is the steadier, since waiting for a core is not in it.
-    for i, what in ((0, "wall"), (1, "CPU")):
-        x, y = [t[i] for t in a], [t[i] for t in b]
-        ratios = [p / q for p, q in zip(x, y) if q > 0]
-        print(f"  {what}: tensorgate check   {ms(x)}")
-        print(f"  {what}: stat + graph bytes {ms(y)}")
-        print(f"  {what}: ratio (pair by pair) median {statistics.median(ratios):.3f}x (min {min(ratios):.3f}, max {max(ratios):.3f})")
-
-
 def main():
     with tempfile.TemporaryDirectory(dir=opts.get("dir") or None) as tmp:
         path = os.path.join(tmp, "model.onnx")
-        raw = write_model(path)
-        size = os.path.getsize(path)
-        graph_bytes = size - sum(n for _, n in raw)
-        yardstick = os.path.join(tmp, "read_graph_bytes")
-        with open(yardstick + ".c", "w") as f:
-            f.write(YARDSTICK)
-        subprocess.run(["cc", "-O2", "-o", yardstick, yardstick + ".c"], check=True)
-        theirs = [yardstick, path] + [str(x) for pair in raw for x in pair]
-        read = int(subprocess.run(theirs, capture_output=True, check=True, text=True).stdout)
-        assert read == graph_bytes, (read, graph_bytes)
-        tensorgate = os.path.join(build, "cli", "tensorgate")
-        ours = [tensorgate, "check", "--format", "json", path]
-        report = json.loads(subprocess.run(ours, capture_output=True, check=True, text=True).stdout)
-        checked = report["files"][0]
-        assert checked["valid"] and checked["bytes"] == size, checked["findings"]
-        print(f"{layers} layers, {size:,} bytes, {len(raw)} raw_data fields, {graph_bytes:,} bytes besides them")
-        seconds(ours), seconds(theirs)  # the page cache and the executables' files warm
-        print(f"warm, {pairs} pairs:")
-        timed_pairs(ours, theirs, pairs, False)
-        if cold_pairs and os.access("/proc/sys/vm/drop_caches", os.W_OK):
-            print(f"cold (drop_caches before every run), {cold_pairs} pairs:")
-            timed_pairs(ours, theirs, cold_pairs, True)
-        piped = [seconds(f"cat {path} | {tensorgate} check --format json - >/dev/null", shell=True) for _ in range(3)]
-        print(f"for scale, the same check through a pipe (every byte read): {ms(piped)}")
-
+        print(f"{layers} layers of raw_data initializers")
+        checked = compare(tmp, path, write_model(path), build, pairs, cold_pairs)
+        assert checked["bytes"] == os.path.getsize(path)
 
 main()

@@ -31,6 +31,7 @@ TARGETS = {
     "gguf_fuzzer": ["auto", "gguf"],
     "gguf_chunking_fuzzer": ["gguf"],
     "pickle_fuzzer": ["auto", "pickle"],
+    "joblib_fuzzer": ["auto", "pickle"],
     "zip_fuzzer": ["auto", "zip", "npy"],
     "tar_fuzzer": ["auto", "tar"],
     "onnx_fuzzer": ["auto", "onnx"],

@@ -134,6 +134,18 @@ struct OnnxLimits {
 // Bounds of the TensorFlow SavedModel reader (TF): saved_model.pb, keras_metadata.pb and the
 // variables/ index of a SavedModel directory. Like ONNX it streams: tensor constants are skipped,
 // what it keeps is one field at a time and the summary's lists.
+// Bounds of the Keras config walk (KR): a .keras archive's config.json, streamed through a push
+// JSON parser that keeps only the object being judged on each level.
+struct KerasLimits {
+  // Objects and arrays nested in config.json: a Functional model's layer config sits ~6 deep, a
+  // wrapper's inner layer a few more.
+  std::uint32_t max_depth = 64;
+  // config.json's bytes walked: a large model's config is a few MB.
+  std::uint64_t max_config_bytes = 256ull << 20;
+  // Layer classes listed in the summary, with their counts; past it, counted only.
+  std::uint64_t max_listed_classes = 1024;
+};
+
 struct SavedModelLimits {
   // Messages nested below the top one. A node sits four levels down (meta graph, graph,
   // function library, function); attribute values nest through functions' attribute lists.
@@ -264,6 +276,7 @@ struct Limits {
   TorchScriptLimits torchscript{};
   OnnxLimits onnx{};
   SavedModelLimits savedmodel{};
+  KerasLimits keras{};
   DiffLimits diff{};
   ReportLimits report{};
   // --- chat templates (tokenizer_config.json and chat_template.json are read whole within

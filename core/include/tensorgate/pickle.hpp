@@ -67,6 +67,9 @@ struct PickleSummary {
   std::uint64_t opcodes = 0;
   bool legacy_torch = false;       // the pre-zip torch.save stream: five pickles, then storages
   std::uint64_t trailing_bytes = 0;  // after the last pickle (a legacy stream's raw storages)
+  // joblib.dump's NumPy arrays, whose bytes follow their wrappers outside the opcodes, and those
+  // bytes (an object array's own pickle is scanned, not counted here).
+  std::uint64_t joblib_arrays = 0, joblib_array_bytes = 0;
   std::vector<PickleGlobal> globals;  // first import order
   std::uint64_t globals_dropped = 0;
   std::vector<PickleTensor> tensors;  // stream order

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tensorgate/keras.hpp"
 #include "tensorgate/npy.hpp"
 #include "tensorgate/limits.hpp"
 #include "tensorgate/memory_budget.hpp"
@@ -69,6 +70,7 @@ struct ZipSummary {
   std::uint64_t storages_not_listed = 0;
   std::vector<NpySummary> arrays;         // .npy entries (an .npz), the first ones
   std::optional<ZipTorchScript> torchscript;  // a TorchScript archive's code, or nothing
+  std::optional<KerasSummary> keras;      // a .keras archive: its config.json
 };
 // How the reports write it (core/src/zip/report_json.cpp and report_text.cpp; tensorgate/summary.hpp).
 const SummaryOps& summary_ops(const ZipSummary*);

@@ -60,7 +60,9 @@ void MemberContent::start(std::string_view name, std::uint64_t base, bool exact,
   npy_.reset();
   code_.reset();
   operators_.reset();
+  keras_.reset();
   if (pickle || pickle_name(name)) begin(Content::pickle);
+  else if (name == "config.json") begin(Content::keras_config);  // a .keras archive's model config
 }
 
 void MemberContent::read_operator_names() {
@@ -87,6 +89,7 @@ void MemberContent::begin(Content c, bool tentative) {
     pickle_ = std::make_unique<pickle::Scanner>(limits_.pickle, std::move(site), budget_);
   }
   if (c == Content::npy) npy_ = std::make_unique<npy::NpyScanner>(limits_, site_, budget_);
+  if (c == Content::keras_config) keras_ = std::make_unique<keras::ConfigWalk>(limits_.keras, findings_, site_.base, site_.where);
   if (c == Content::data && !crc_wanted_) crc_on_ = false;
   const auto* p = reinterpret_cast<const unsigned char*>(head_.data());
   if (pickle_) pickle_->feed(p, head_.size());
@@ -135,6 +138,7 @@ void MemberContent::feed(const unsigned char* p, std::size_t n) {
   if (npy_) npy_->feed(p, n);
   if (code_) code_->feed(p, n);
   if (operators_) operators_->feed(p, n);
+  if (keras_) keras_->feed(std::string_view(reinterpret_cast<const char*>(p), n));
 }
 
 void MemberContent::finish() {
@@ -145,6 +149,7 @@ void MemberContent::finish() {
   if (npy_) npy_->finish();
   if (code_) code_->finish();
   if (operators_) operators_->finish();
+  if (keras_) keras_->finish();
   if (tentative_) settle_tentative();
   pickle_errors_ = findings_.error_count() - errors_before_;
 }
@@ -176,6 +181,8 @@ std::optional<PickleSummary> MemberContent::pickle_summary() const {
 std::size_t MemberContent::pickle_summary_heap_bytes() const { return pickle_ ? pickle_->summary_heap_bytes() : 0; }
 
 const std::vector<PickleStorage>* MemberContent::pickle_storages() const { return pickle_ ? &pickle_->storages() : nullptr; }
+
+const KerasSummary* MemberContent::keras_summary() const { return keras_ ? &keras_->facts() : nullptr; }
 
 std::optional<NpySummary> MemberContent::npy_summary() const {
   if (!npy_) return std::nullopt;

@@ -2,7 +2,8 @@
 // What an archive member's bytes are (a zip entry's, uncompressed, or a tar member's), and the
 // scanner that reads them: every *.pkl (and *.pickle) member, and any member that is a pickle
 // by content, goes through the pickle scanner; a .npy array (an .npz's entries) through the .npy
-// scanner; anything else is data, counted.
+// scanner; a top-level config.json (a .keras archive's) through the Keras config walk; anything
+// else is data, counted.
 // Pickles are named by ASCII case-folded suffix, as PyTorch's reader finds them. "A pickle by
 // content": PROTO 2-5, or any opcode (protocols 0 and 1 have no PROTO), then, within the first
 // 512 bytes, a STOP or 16 opcodes without a fault (tensor data fails this within a few bytes).
@@ -15,6 +16,7 @@
 #include <string>
 
 #include "common/printable.hpp"
+#include "keras/config_walk.hpp"
 #include "npy/scanner.hpp"
 #include "pickle/scanner.hpp"
 #include "torchscript/bytecode_ops.hpp"
@@ -23,7 +25,7 @@
 namespace tensorgate::detail::members {
 
 // code: a TorchScript code file (a zip's <archive>/code/**.py), read by the TorchScript lexer.
-enum class Content : std::uint8_t { undecided, pickle, npy, data, code };
+enum class Content : std::uint8_t { undecided, pickle, npy, keras_config, data, code };
 
 inline constexpr std::size_t kProbeBytes = 512;
 
@@ -58,6 +60,7 @@ class MemberContent {
   std::size_t pickle_summary_heap_bytes() const;  // what a copy of pickle_summary() holds
   const std::vector<PickleStorage>* pickle_storages() const;  // pickle_summary()->storages, uncopied
   std::optional<NpySummary> npy_summary() const;
+  const KerasSummary* keras_summary() const;  // a .keras archive's config.json
   std::optional<Aborted> aborted() const;
 
  private:
@@ -84,6 +87,7 @@ class MemberContent {
   std::unique_ptr<torchscript::CodeScanner> code_;
   std::unique_ptr<torchscript::OperatorNames> operators_;
   pickle::DeferredGlobals* deferred_ = nullptr;
+  std::unique_ptr<keras::ConfigWalk> keras_;
 };
 
 }  // namespace tensorgate::detail::members

@@ -54,11 +54,12 @@ void Scanner::exec_obj() {
 
 void Scanner::exec_build() {
   if (!need(2)) return;
-  m_.pop();  // the state
+  const Value state = m_.pop();
   const Value& inst = m_.top();
   check_mutation(inst, "BUILD");
   // Its __setstate__: counted against the global whose call made it.
   if ((inst.kind == Kind::object || inst.kind == Kind::dict) && inst.ref != kNoRef) ++globals_[inst.ref].calls;
+  if (is_array_wrapper(inst)) start_joblib_array(state);  // joblib writes the array's bytes next
 }
 
 // ('storage', torch.<Type>Storage, key, location, numel[, view metadata]): what torch.save's
@@ -116,6 +117,7 @@ Value Scanner::call_result(const Value& callable, const Value& args) {
   if (g.module == "collections") return {Kind::dict, 0, callable.ref, 0};  // OrderedDict, Counter
   if (g.module == "torch" && g.name == "Size") return n >= 1 && items[0].kind == Kind::tuple ? items[0] : object;
   if (g.module == "builtins" && (g.name == "set" || g.name == "frozenset")) return {Kind::set};
+  if (g.module == "numpy" && g.name == "dtype") return dtype_value(callable, args);
   return object;
 }
 

@@ -60,7 +60,10 @@ void Scanner::container_items(std::size_t target, std::size_t first, bool pairs)
   if (pairs) {
     if ((m_.size() - first) % 2 != 0)
       return malformed(Rule::pk_argument, at_op() + " has an odd number of items (keys and values come in pairs)");
-    for (std::size_t i = first; i + 1 < m_.size(); i += 2) note_dict_item(m_.at(i), m_.at(i + 1));
+    for (std::size_t i = first; i + 1 < m_.size(); i += 2) {
+      note_dict_item(m_.at(i), m_.at(i + 1));
+      note_joblib_item(target, m_.at(i), m_.at(i + 1));
+    }
   }
   m_.truncate(first);
 }

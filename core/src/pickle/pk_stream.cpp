@@ -120,6 +120,19 @@ void Scanner::finish() {
                                                      : ""),
                           offset_of(op_pos_));
       break;
+    case St::joblib_pad:
+    case St::joblib_padding:
+    case St::joblib_bytes:
+      site_.findings->add(Rule::pk_truncated,
+                          site_.where + "the input ends inside the bytes of the joblib array built at byte " +
+                              std::to_string(offset_of(op_pos_)) + " (" + std::to_string(array_left_ + pad_left_) +
+                              " more announced)",
+                          offset_of(op_pos_));
+      break;
+    case St::joblib_inner:
+      inner_->finish();  // its truncation or missing STOP, in this file's findings
+      inner_.reset();
+      break;
     default:
       return;  // between pickles or counting: a clean end
   }
@@ -137,6 +150,8 @@ PickleSummary Scanner::summary() const {
   s.opcodes = opcodes_;
   s.legacy_torch = legacy_;
   s.trailing_bytes = trailing_;
+  s.joblib_arrays = joblib_arrays_;
+  s.joblib_array_bytes = joblib_array_bytes_;
   s.globals = globals_;
   s.globals_dropped = globals_dropped_;
   s.tensors = tensors_;

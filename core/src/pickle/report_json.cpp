@@ -14,6 +14,8 @@ Steps write_pickle_summary(StepContext& c, const PickleSummary& s, const ReportO
   w.field("opcodes", s.opcodes);
   w.field("legacy_torch", s.legacy_torch);
   w.field("trailing_bytes", s.trailing_bytes);
+  w.field("joblib_arrays", s.joblib_arrays);
+  w.field("joblib_array_bytes", s.joblib_array_bytes);
   co_await write_records(c, "globals", s.globals, [](JsonWriter& out, const PickleGlobal& g) {
     out.field("module", g.module);
     out.field("name", g.name);

@@ -8,6 +8,7 @@ namespace tensorgate::detail {
 std::string pickle_text_facts(const PickleSummary& s) {
   std::string line = ", protocol " + std::to_string(s.protocol) + ", " + count_of(s.pickles, "pickle");
   if (s.legacy_torch) line += " (legacy torch.save)";
+  if (s.joblib_arrays) line += ", " + count_of(s.joblib_arrays, "joblib array");
   std::uint64_t dangerous = 0, unknown = 0;
   for (const PickleGlobal& g : s.globals) {
     dangerous += g.verdict == GlobalVerdict::dangerous;

@@ -52,7 +52,7 @@ void Scanner::feed(const unsigned char* p, std::size_t n) {
 std::size_t Scanner::feed_to_stop(const unsigned char* p, std::size_t n) {
   std::size_t used = 0;
   if (state_ == St::between && n > 0) used += take_between(p, n);  // the next pickle begins here
-  while (used < n && (state_ == St::opcode || state_ == St::fixed || state_ == St::payload || state_ == St::line)) {
+  while (used < n && state_ != St::between && state_ != St::counting && state_ != St::stopped) {
     used += step(p + used, n - used);
     if (!covered()) break;
   }
@@ -70,6 +70,10 @@ std::size_t Scanner::step(const unsigned char* p, std::size_t n) {
     case St::payload: return take_payload(p, n);
     case St::line: return take_line(p, n);
     case St::between: return take_between(p, n);
+    case St::joblib_pad:
+    case St::joblib_padding:
+    case St::joblib_bytes:
+    case St::joblib_inner: return take_joblib(p, n);
     default: return n;
   }
 }

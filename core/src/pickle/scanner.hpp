@@ -12,6 +12,7 @@
 #include <array>
 #include <boost/unordered/unordered_flat_map.hpp>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -62,7 +63,11 @@ class Scanner {
   void skip(std::uint64_t n) {
     pos_ += n;
     if (state_ == St::counting) trailing_ += n;
+    if (state_ == St::joblib_bytes) array_bytes_done(n);
   }
+  // A joblib array's raw bytes the scanner only counts, still to come (0 when it is not in one):
+  // an owner that seeks may skip up to these with skip().
+  std::uint64_t array_bytes_left() const { return state_ == St::joblib_bytes ? array_left_ : 0; }
 
   // Nothing more is interpreted: a malformed stream, or a capacity limit (aborted()).
   bool stopped() const { return state_ == St::stopped; }
@@ -89,7 +94,13 @@ class Scanner {
   PickleSummary summary() const;
 
  private:
-  enum class St : std::uint8_t { opcode, fixed, payload, line, between, counting, stopped };
+  enum class St : std::uint8_t {
+    opcode, fixed, payload, line, between, counting, stopped,
+    joblib_pad,      // the byte that says how many alignment bytes follow
+    joblib_padding,  // those bytes
+    joblib_bytes,    // a joblib array's raw bytes, counted
+    joblib_inner,  // an object array's own pickle, through inner_
+  };
 
   // scanner.cpp: the byte loop and argument gathering.
   std::size_t step(const unsigned char* p, std::size_t n);
@@ -159,11 +170,22 @@ class Scanner {
   void check_mutation(const Value& target, std::string_view what);
   Value call_result(const Value& callable, const Value& args);
   Value rebuild_tensor(std::string_view fn, const Value& args);
+
+  // pk_joblib.cpp: joblib.dump's arrays, whose bytes follow the wrapper's BUILD outside the
+  // opcodes (a pad byte and its pad first, from joblib 1.2; an object array's own pickle).
+  Value dtype_value(const Value& callable, const Value& args);
+  void note_joblib_item(std::size_t target, const Value& key, const Value& value);
+  bool is_array_wrapper(const Value& inst) const;
+  void start_joblib_array(const Value& state);
+  std::size_t take_joblib(const unsigned char* p, std::size_t n);
+  void array_bytes_done(std::uint64_t n);
+  void end_joblib_array();
   bool row_major(const std::vector<std::uint64_t>& shape, const Value& stride) const;
   void note_dict_item(const Value& key, const Value& value);
 
   PickleLimits limits_;
   ScanSite site_;
+  bool joblib_ = true;  // a NumpyArrayWrapper's BUILD is followed by its bytes (not in inner_)
   MemoryBudget* budget_;
   std::size_t budget_held_ = 0;
   mutable std::size_t copies_held_ = 0;  // charge_copy(): reports' copies of the summary
@@ -227,6 +249,22 @@ class Scanner {
   boost::unordered_flat_map<std::string, std::uint32_t, StringHash> storage_index_;
   std::uint64_t storages_dropped_ = 0;
   std::uint64_t summary_memory_ = 0;
+
+  // joblib: the state dict of the wrapper being built (the last dict given these keys; the
+  // dict's value carries `serial` in its num), the array under way, and what was seen.
+  struct JoblibState {
+    std::uint64_t serial = 0;
+    bool has_shape = false, shape_ok = false, has_dtype = false;
+    std::vector<std::uint64_t> shape;
+    Value dtype;
+    std::optional<std::uint64_t> alignment;  // numpy_array_alignment_bytes (joblib 1.2+)
+  };
+  JoblibState wrapper_state_;
+  std::uint64_t joblib_serial_ = 0;
+  Value array_value_;                      // what replaces the wrapper once its bytes are read
+  std::uint64_t array_left_ = 0, pad_left_ = 0;
+  std::unique_ptr<Scanner> inner_;         // an object array's pickle
+  std::uint64_t joblib_arrays_ = 0, joblib_array_bytes_ = 0;
 };
 
 }  // namespace tensorgate::detail::pickle

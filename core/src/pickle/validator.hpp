@@ -16,6 +16,7 @@ class PickleValidator final : public Validator {
   void set_total_size(std::uint64_t) override {}  // nothing is decided from the size (docs/pickle.md)
   Progress feed(std::span<const std::byte> chunk) override;
   std::uint64_t bytes_wanted() const override;
+  std::uint64_t bytes_skippable() const override;
   Progress skip(std::uint64_t count) override;
   Report snapshot() const override;
   Report finish() override;

@@ -47,6 +47,26 @@ Steps write_torchscript(StepContext& c, const ZipSummary& s) {
   w.end_object();
 }
 
+// "keras": what a .keras archive's config.json says, or null.
+Steps write_keras(StepContext& c, const ZipSummary& s) {
+  JsonWriter& w = c.w;
+  w.key("keras");
+  if (!s.keras) {
+    w.null();
+    co_return;
+  }
+  w.begin_object();
+  w.field("model_class", s.keras->model_class);
+  w.field("objects", s.keras->objects);
+  w.field("custom_objects", s.keras->custom_objects);
+  co_await write_records(c, "classes", s.keras->classes, [](JsonWriter& out, const KerasClassCount& k) {
+    out.field("class_name", k.class_name);
+    out.field("module", k.module);
+    out.field("count", k.count);
+  }, "classes_not_listed", s.keras->classes_not_listed);
+  w.end_object();
+}
+
 }  // namespace
 
 Steps write_zip_summary(StepContext& c, const ZipSummary& s, const ReportOptions& options) {
@@ -66,6 +86,7 @@ Steps write_zip_summary(StepContext& c, const ZipSummary& s, const ReportOptions
   }, "entries_not_listed", s.entries_not_listed);
   co_await write_pytorch_archive(c, s);
   co_await write_torchscript(c, s);
+  co_await write_keras(c, s);
   co_await write_archive_pickles(c, s.pickles, s.pickles_not_listed, options);
   co_await write_archive_arrays(c, s.arrays, options);
   w.end_object();

@@ -21,6 +21,7 @@ std::string zip_text_facts(const ZipSummary& z) {
             count_of(z.torchscript->code_files.size() + z.torchscript->code_files_not_listed, "code file");
   }
   if (!z.arrays.empty()) line += ", " + count_of(z.arrays.size(), "array");
+  if (z.keras) line += ", Keras " + quoted(z.keras->model_class, 40) + " of " + count_of(z.keras->objects, "object");
   return line;
 }
 

@@ -220,6 +220,7 @@ class ZipValidator final : public Validator {
   std::uint64_t script_classes_not_listed_ = 0;
   boost::unordered_flat_set<std::string, NameHash, std::equal_to<>> script_class_set_;
   bool settled_ = false;
+  std::optional<KerasSummary> keras_;  // a .keras archive's config.json, the first one
 };
 
 }  // namespace tensorgate::detail::zip

@@ -113,14 +113,16 @@ ZipSummary ZipValidator::summary() const {
       continue;
     }
     s.entry_list.push_back(ZipEntryInfo{std::string(name_of(e).substr(0, 512)), e.method, e.offset, e.compressed, e.uncompressed,
-                                        e.content == members::Content::pickle ? "pickle"
-                                        : e.content == members::Content::npy  ? "npy"
-                                        : e.content == members::Content::code ? "code"
-                                                                               : "data"});
+                                        e.content == members::Content::pickle        ? "pickle"
+                                        : e.content == members::Content::npy         ? "npy"
+                                        : e.content == members::Content::keras_config ? "keras_config"
+                                        : e.content == members::Content::code         ? "code"
+                                                                                      : "data"});
   }
   s.pickles = pickles_;
   s.pickles_not_listed = pickles_not_listed_;
   s.arrays = arrays_;
+  s.keras = keras_;
   s.pytorch_archive = archive_;
   s.data_pkl_valid = data_pkl_valid_;
   if (torchscript_at_) {

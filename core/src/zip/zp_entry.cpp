@@ -273,6 +273,12 @@ void ZipValidator::entry_done() {
     note_data_pkl(cur_);
   } else if (cur_.content == members::Content::npy && arrays_.size() < 16) {
     if (auto array = content_.npy_summary()) arrays_.push_back(std::move(*array));  // none: FK.npy-header
+  } else if (cur_.content == members::Content::keras_config && !keras_) {
+    const KerasSummary* k = content_.keras_summary();
+    std::size_t bytes = sizeof(KerasSummary) + k->model_class.size();
+    for (const KerasClassCount& c : k->classes) bytes += sizeof(c) + c.class_name.size() + c.module.size();
+    if (!charge(bytes)) return;
+    keras_ = *k;
   }
   if (deferred_.heap_bytes() > deferred_charged_) {  // TorchScript globals its pickle left for the end
     if (!charge(deferred_.heap_bytes() - deferred_charged_)) return;

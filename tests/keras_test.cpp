@@ -1,0 +1,109 @@
+// Keras archives (core/src/keras, family KR): a .keras zip's config.json walked as Keras
+// deserialises it, through format detection as `tensorgate check model.keras` sees it, in any
+// chunks. Archives built with Keras 3's layout (tests/data/keras/make_fixtures.py): a benign
+// model passes with its classes counted, a custom layer warns, each hostile config gets its rule.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "keras/config_walk.hpp"
+#include "stream_check.hpp"
+#include "tensorgate/zip.hpp"
+
+namespace {
+
+using tensorgate::Report;
+using tensorgate::ZipSummary;
+using tgtest::check_detected;
+using tgtest::errors_of;
+using tgtest::message_of;
+using tgtest::warnings_of;
+
+std::string fixture(const std::string& name) {
+  std::ifstream in(std::string(TG_SOURCE_DIR) + "/tests/data/keras/" + name, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  EXPECT_FALSE(s.str().empty()) << name;
+  return s.str();
+}
+
+const ZipSummary& zip(const Report& r) { return *r.summary.get<ZipSummary>(); }
+
+TEST(Keras, ABenignModelPassesWithItsClassesCounted) {
+  const Report r = check_detected("model.keras", fixture("dense.keras"));
+  EXPECT_TRUE(r.valid) << errors_of(r);
+  EXPECT_EQ(warnings_of(r), "");
+  ASSERT_TRUE(zip(r).keras);
+  EXPECT_EQ(zip(r).keras->model_class, "Sequential");
+  EXPECT_EQ(zip(r).keras->custom_objects, 0u);
+  std::uint64_t dense = 0;
+  for (const auto& c : zip(r).keras->classes)
+    if (c.class_name == "Dense" && c.module == "keras.layers") dense = c.count;
+  EXPECT_EQ(dense, 2u);
+  const Report inline_vocabulary = check_detected("model.keras", fixture("lookup_inline.keras"));
+  EXPECT_TRUE(inline_vocabulary.valid) << errors_of(inline_vocabulary);
+}
+
+TEST(Keras, ACustomLayerIsAWarning) {
+  const Report r = check_detected("model.keras", fixture("custom_layer.keras"));
+  EXPECT_TRUE(r.valid) << errors_of(r);
+  EXPECT_EQ(warnings_of(r), "KR.custom-object");
+  EXPECT_NE(message_of(r, "KR.custom-object").find("my_layers"), std::string::npos);
+  EXPECT_EQ(zip(r).keras->custom_objects, 1u);
+}
+
+TEST(Keras, ALambdaLayerAtAnyDepth) {
+  for (const char* name : {"lambda.keras", "nested_lambda.keras"}) {
+    const Report r = check_detected("model.keras", fixture(name));
+    EXPECT_EQ(errors_of(r), "KR.lambda") << name;
+    EXPECT_EQ(warnings_of(r), "") << name;
+  }
+}
+
+TEST(Keras, EachDangerousObjectGetsItsRule) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"builtins_exec.keras", "builtins.exec"},  {"os_system_module.keras", "os.system"},
+      {"tfsm_layer.keras", "TFSMLayer"},         {"torch_wrapper.keras", "TorchModuleWrapper"},
+      {"lookup_path.keras", "vocabulary"},       {"unsafe_flag.keras", "enable_unsafe_deserialization"},
+      {"get_file.keras", "get_file"},
+  };
+  for (const auto& [name, says] : cases) {
+    const Report r = check_detected("model.keras", fixture(name));
+    EXPECT_EQ(errors_of(r), "KR.dangerous-object") << name;
+    EXPECT_EQ(warnings_of(r), "") << name;
+    EXPECT_NE(message_of(r, "KR.dangerous-object").find(says), std::string::npos) << name << ": " << message_of(r, "KR.dangerous-object");
+  }
+}
+
+TEST(Keras, AConfigThatIsNotAKerasObject) {
+  EXPECT_EQ(errors_of(check_detected("model.keras", fixture("not_json.keras"))), "KR.config");
+  EXPECT_EQ(errors_of(check_detected("model.keras", fixture("no_class.keras"))), "KR.config");
+}
+
+// The walk alone: nesting past the bound, a document past its end, the unsafe flag split across
+// feeds, a key order with config before class_name.
+TEST(KerasConfigWalk, BoundsAndOrder) {
+  const auto walk = [](std::initializer_list<std::string_view> parts, tensorgate::KerasLimits limits = {}) {
+    tensorgate::detail::FindingList findings(64);
+    tensorgate::detail::keras::ConfigWalk w(limits, findings, 0, "");
+    for (const std::string_view p : parts) w.feed(p);
+    w.finish();
+    std::string ids;
+    for (const auto& f : findings.items()) ids += std::string(tensorgate::rule_info(f.rule).id) + " ";
+    return ids;
+  };
+  tensorgate::KerasLimits shallow;
+  shallow.max_depth = 4;
+  EXPECT_EQ(walk({R"({"class_name":"M","config":{"a":[[[[1]]]]}})"}, shallow), "KR.config ");
+  EXPECT_EQ(walk({R"({"class_name":"M","config":{}} {})"}), "KR.config ");
+  EXPECT_EQ(walk({R"({"class_name":"M","config":"enable_unsafe_)", R"(deserialization"})"}), "KR.dangerous-object ");
+  EXPECT_EQ(walk({R"({"config":{"name":"l"},"class_name":"Lambda","module":"keras.layers"})"}), "KR.lambda ");
+  EXPECT_EQ(walk({R"({"class_name":"M","config":{}})"}), "");
+  tensorgate::KerasLimits small;
+  small.max_config_bytes = 8;
+  EXPECT_EQ(walk({R"({"class_name":"M"})"}, small), "KR.config ");
+}
+
+}  // namespace
