@@ -98,6 +98,17 @@ TEST(Joblib, OpcodesAfterAnArrayOfNoBytesAreRead) {
   EXPECT_NE(message_of(r, "PK.dangerous-global").find("os.system"), std::string::npos);
 }
 
+// A wrapper made by a factory given the class (copyreg._reconstructor), with no alignment pad:
+// joblib's isinstance check reads its array's bytes all the same, so the scanner skips them and
+// reads the os.system call joblib runs next (parsed as opcodes, those bytes would have been a
+// BINBYTES hiding it).
+TEST(Joblib, AWrapperMadeByAFactoryIsStillAWrapper) {
+  const Report r = check_pickle(fixture("wrapper_by_factory.joblib"));
+  EXPECT_EQ(errors_of(r), "PK.dangerous-global");
+  EXPECT_NE(message_of(r, "PK.dangerous-global").find("os.system"), std::string::npos);
+  EXPECT_EQ(summary(r).joblib_arrays, 1u);
+}
+
 // The same opcodes within the array's declared bytes: joblib never runs them.
 TEST(Joblib, OpcodesWithinAnArraysBytesAreNotRead) {
   const Report r = check_pickle(fixture("opcodes_as_array_bytes.joblib"));

@@ -53,6 +53,7 @@ class CliJoblibTest(JsonReports, unittest.TestCase):
     def test_hostile_files_get_their_rule(self):
         for name, rule in (("hidden_in_array_bytes.joblib", "PK.dangerous-global"),
                            ("object_array_payload.joblib", "PK.dangerous-global"),
+                           ("wrapper_by_factory.joblib", "PK.dangerous-global"),
                            ("structured.joblib", "PK.joblib-array"),
                            ("truncated_array.joblib", "PK.truncated")):
             with self.subTest(name=name):

@@ -94,6 +94,9 @@ void Scanner::exec_binpersid() {
 
 Value Scanner::call_result(const Value& callable, const Value& args) {
   const Value object{Kind::object, 0, callable.kind == Kind::global ? callable.ref : kNoRef, 0};
+  // A factory given joblib's wrapper class (copyreg.__newobj__, copyreg._reconstructor) makes a
+  // wrapper as far as joblib's isinstance check goes: its array's bytes follow its BUILD too.
+  if (const auto wrapper = wrapper_class_in(args)) return Value{Kind::object, 0, *wrapper, 0};
   if (callable.kind != Kind::global || callable.ref == kNoRef) return object;
   const PickleGlobal& g = globals_[callable.ref];
   if (g.verdict != GlobalVerdict::allowed) return object;

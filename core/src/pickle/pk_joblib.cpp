@@ -137,10 +137,24 @@ void Scanner::note_joblib_item(std::size_t target, const Value& key, const Value
   }
 }
 
+namespace {
+
+bool wrapper_global(const PickleGlobal& g) { return g.module == "joblib.numpy_pickle" && g.name == "NumpyArrayWrapper"; }
+
+}  // namespace
+
 bool Scanner::is_array_wrapper(const Value& inst) const {
-  if (!joblib_ || inst.kind != Kind::object || inst.ref == kNoRef) return false;
-  const PickleGlobal& g = globals_[inst.ref];
-  return g.module == "joblib.numpy_pickle" && g.name == "NumpyArrayWrapper";
+  return joblib_ && inst.kind == Kind::object && inst.ref != kNoRef && wrapper_global(globals_[inst.ref]);
+}
+
+// The wrapper class among a call's kept arguments: the global index, or nothing.
+std::optional<std::uint32_t> Scanner::wrapper_class_in(const Value& args) const {
+  if (!joblib_ || args.kind != Kind::tuple) return std::nullopt;
+  const Value* items = m_.tuple_items(args);
+  for (std::size_t i = 0; items && i < m_.tuple_size(args); ++i) {
+    if (items[i].kind == Kind::global && items[i].ref != kNoRef && wrapper_global(globals_[items[i].ref])) return items[i].ref;
+  }
+  return std::nullopt;
 }
 
 // After the wrapper's BUILD (the wrapper is on the stack's top; `state` was its state).

@@ -176,6 +176,7 @@ class Scanner {
   Value dtype_value(const Value& callable, const Value& args);
   void note_joblib_item(std::size_t target, const Value& key, const Value& value);
   bool is_array_wrapper(const Value& inst) const;
+  std::optional<std::uint32_t> wrapper_class_in(const Value& args) const;
   void start_joblib_array(const Value& state);
   std::size_t take_joblib(const unsigned char* p, std::size_t n);
   void array_bytes_done(std::uint64_t n);

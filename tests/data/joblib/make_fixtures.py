@@ -85,5 +85,17 @@ write("object_array_payload.joblib", obj[:inner] + evil + obj[end:])
 # 4. An array whose bytes run past the end of the file.
 base = dumped({"w": np.arange(100, dtype=np.float32)})
 write("truncated_array.joblib", base[:-300])
-# 5. A structured dtype: the scanner cannot tell raw bytes from a pickle.
+# 5. A wrapper made by copyreg._reconstructor(NumpyArrayWrapper, object, None), not NEWOBJ, and
+#    no alignment in its state (so no pad): joblib's isinstance check still reads its 5 array
+#    bytes, which a scanner that does not follow the class would parse as opcodes: BINBYTES over
+#    the 18 bytes joblib then runs as os.system("id").
+base = dumped({"w": np.zeros(5, dtype=np.uint8)}, protocol=2)
+newobj = b"cjoblib.numpy_pickle\nNumpyArrayWrapper\nq\x02)\x81"
+align = b"X\x1b\x00\x00\x00numpy_array_alignment_bytesq\x13K\x10"
+assert base.count(newobj) == 1 and base.count(align) == 1 and base.endswith(b"\x00" * 5 + b"s.")
+base = base.replace(newobj, b"ccopyreg\n_reconstructor\ncjoblib.numpy_pickle\nNumpyArrayWrapper\nq\x02c__builtin__\nobject\nN\x87R")
+base = base.replace(align, b"")
+pad = base.rindex(b"ub") + 2
+write("wrapper_by_factory.joblib", base[:pad] + b"B" + len(payload).to_bytes(4, "little") + payload + b"s.")
+# 6. A structured dtype: the scanner cannot tell raw bytes from a pickle.
 write("structured.joblib", dumped({"s": np.zeros(2, dtype=[("a", "<f4"), ("b", "<i2")])}))
