@@ -255,6 +255,9 @@ void ZipValidator::check_entry_size(const LocalEntry& e) {
 
 void ZipValidator::entry_done() {
   state_ = St::signature;
+  // A member's scan that stopped at a limit or the memory budget is the archive's verdict: kept
+  // here, before the next entry's start forgets it.
+  if (!aborted_) aborted_ = content_.aborted();
   const std::string_view name = name_of(cur_);
   if (content_.crc_computed() && !entry_over_ && content_.crc() != cur_.crc)
     add(Rule::zp_size, "the CRC-32 of " + quoted(name, 80) + " is " + std::to_string(content_.crc()) + ", its headers record " +
