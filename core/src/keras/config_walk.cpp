@@ -120,19 +120,26 @@ class Handler {
   // for enable_unsafe_deserialization across the parts.
   bool text_part(sv s, bool keep) {
     if (keep && text_.size() < kKept + 1) text_.append(s.data(), std::min(s.size(), kKept + 1 - text_.size()));
-    if (unsafe_found_) return true;
+    if (unsafe_found_ || unsafe_seen_) return true;
     window_.append(s.data(), s.size());
-    if (window_.find(kUnsafe) != std::string::npos) {
+    unsafe_seen_ = window_.find(kUnsafe) != std::string::npos;
+    if (window_.size() >= kUnsafe.size()) window_.erase(0, window_.size() - (kUnsafe.size() - 1));
+    return true;
+  }
+  // The key or string is whole: the finding, if it named the flag. Not before: a string the
+  // parser then refuses (invalid UTF-8 further on) reaches this handler in parts or not at all,
+  // depending on where the chunks end.
+  void text_end() {
+    if (unsafe_seen_ && !unsafe_found_) {
       unsafe_found_ = true;
       findings_.add(Rule::kr_dangerous_object,
                     where_ + "names enable_unsafe_deserialization, which turns Keras's safe mode off for what it loads "
                              "next (CVE-2025-9906)",
                     base_);
     }
-    if (window_.size() >= kUnsafe.size()) window_.erase(0, window_.size() - (kUnsafe.size() - 1));
-    return true;
+    unsafe_seen_ = false;
+    window_.clear();
   }
-  void text_end() { window_.clear(); }
 
   void judge(const KerasObject& o) {
     ++facts_.objects;
@@ -163,7 +170,7 @@ class Handler {
   std::string where_;
   std::vector<Frame> frames_;
   std::string text_, window_;
-  bool unsafe_found_ = false;
+  bool unsafe_found_ = false, unsafe_seen_ = false;
   bool top_seen_ = false, top_is_keras_ = false;
   KerasConfigFacts facts_;
 };
@@ -207,15 +214,15 @@ void ConfigWalk::feed(std::string_view bytes) {
                   std::to_string(s.limits.max_config_bytes) + " bytes): it is not judged");
   }
   s.fed += bytes.size();
-  if (s.parser.done()) return s.fail("config.json goes on after its JSON document");
-  ec_t ec;
-  const std::size_t used = s.parser.write_some(true, bytes.data(), bytes.size(), ec);
-  if (ec) return s.fail("config.json is not JSON at byte " + std::to_string(s.fed - bytes.size() + used) + ": " + ec.message());
-  if (used < bytes.size() && s.parser.done()) {
-    std::string_view rest = bytes.substr(used);
-    if (rest.find_first_not_of(" \t\r\n") != std::string_view::npos)
-      s.fail("config.json goes on after its JSON document");
+  std::size_t used = 0;
+  if (!s.parser.done()) {
+    ec_t ec;
+    used = s.parser.write_some(true, bytes.data(), bytes.size(), ec);
+    // No byte position: where the parser stops inside a token depends on where the chunks end.
+    if (ec) return s.fail("config.json is not JSON: " + ec.message());
   }
+  if (s.parser.done() && bytes.substr(used).find_first_not_of(" \t\r\n") != std::string_view::npos)
+    s.fail("config.json goes on after its JSON document");
 }
 
 void ConfigWalk::finish() {
