@@ -9,6 +9,7 @@
 #include <string>
 
 #include "stream_check.hpp"
+#include "zip_builder.hpp"
 #include "tensorgate/pickle.hpp"
 #include "tensorgate/validator.hpp"
 
@@ -114,6 +115,16 @@ TEST(Joblib, OpcodesWithinAnArraysBytesAreNotRead) {
   const Report r = check_pickle(fixture("opcodes_as_array_bytes.joblib"));
   EXPECT_TRUE(r.valid) << errors_of(r);
   EXPECT_EQ(summary(r).joblib_array_bytes, 18u);
+}
+
+// Inside a zip (a torch.save archive's data.pkl), torch.load's unpickler never reads array bytes:
+// what follows the wrapper's BUILD is opcodes there, and is read as such. The file that passes by
+// itself (its array bytes skipped) fails at its pad byte, which is no opcode, as torch.load would.
+TEST(Joblib, InsideAnArchiveTheWrapperIsJustAnObject) {
+  const std::string pickle = fixture("opcodes_as_array_bytes.joblib");
+  EXPECT_TRUE(check_pickle(pickle).valid);
+  const Report r = check_detected("model.pt", tgtest::torch_archive({}, "archive", pickle));
+  EXPECT_EQ(errors_of(r), "PK.unknown-opcode");
 }
 
 TEST(Joblib, AnArrayPastTheEndIsTruncated) {

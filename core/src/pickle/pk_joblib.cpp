@@ -144,7 +144,8 @@ bool wrapper_global(const PickleGlobal& g) { return g.module == "joblib.numpy_pi
 }  // namespace
 
 bool Scanner::is_array_wrapper(const Value& inst) const {
-  return joblib_ && inst.kind == Kind::object && inst.ref != kNoRef && wrapper_global(globals_[inst.ref]);
+  // Not in a legacy torch.save stream, which torch.load reads, as it reads a zip's pickles.
+  return joblib_ && !legacy_ && inst.kind == Kind::object && inst.ref != kNoRef && wrapper_global(globals_[inst.ref]);
 }
 
 // The wrapper class among a call's kept arguments: the global index, or nothing.
@@ -203,7 +204,6 @@ void Scanner::start_joblib_array(const Value& state) {
     // it with pickle.load), whose findings are this file's.
     inner_ = std::make_unique<Scanner>(limits_, ScanSite{site_.findings, offset_of(pos_), site_.exact, site_.where},
                                        budget_);
-    inner_->joblib_ = false;
     state_ = St::joblib_inner;
     return;
   }

@@ -65,6 +65,8 @@ class Scanner {
     if (state_ == St::counting) trailing_ += n;
     if (state_ == St::joblib_bytes) array_bytes_done(n);
   }
+  // A pickle file by itself: a joblib.dump file's arrays are read as joblib reads them (pk_joblib.cpp).
+  void follow_joblib_arrays() { joblib_ = true; }
   // A joblib array's raw bytes the scanner only counts, still to come (0 when it is not in one):
   // an owner that seeks may skip up to these with skip().
   std::uint64_t array_bytes_left() const { return state_ == St::joblib_bytes ? array_left_ : 0; }
@@ -186,7 +188,10 @@ class Scanner {
 
   PickleLimits limits_;
   ScanSite site_;
-  bool joblib_ = true;  // a NumpyArrayWrapper's BUILD is followed by its bytes (not in inner_)
+  // A NumpyArrayWrapper's BUILD is followed by its array's bytes: only for a pickle file by
+  // itself, which joblib.load may read (follow_joblib_arrays); never inside an archive, whose
+  // loader (torch.load) runs those bytes as opcodes, nor in an object array's own pickle.
+  bool joblib_ = false;
   MemoryBudget* budget_;
   std::size_t budget_held_ = 0;
   mutable std::size_t copies_held_ = 0;  // charge_copy(): reports' copies of the summary

@@ -8,7 +8,9 @@ namespace tensorgate {
 namespace detail::pickle {
 
 PickleValidator::PickleValidator(const Limits& limits, MemoryBudget* budget)
-    : findings_(limits.max_findings), scanner_(limits.pickle, ScanSite{&findings_, 0, true, {}}, budget) {}
+    : findings_(limits.max_findings), scanner_(limits.pickle, ScanSite{&findings_, 0, true, {}}, budget) {
+  scanner_.follow_joblib_arrays();  // a pickle file by itself may be a joblib.dump file
+}
 
 Progress PickleValidator::feed(std::span<const std::byte> chunk) {
   if (finished_) return progress();
