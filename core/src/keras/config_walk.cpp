@@ -151,8 +151,11 @@ class Handler {
 
   void count_class(const KerasObject& o) {
     if (o.class_name.empty()) return;
+    // Compared as listed (printable, cut), so a long or escaped name counts in one row.
+    std::string class_name = printable(std::string_view(o.class_name).substr(0, 128));
+    std::string module = printable(std::string_view(o.module).substr(0, 128));
     for (KerasClassCount& c : facts_.classes) {
-      if (c.class_name == o.class_name && c.module == o.module) {
+      if (c.class_name == class_name && c.module == module) {
         ++c.count;
         return;
       }
@@ -161,7 +164,7 @@ class Handler {
       ++facts_.classes_not_listed;
       return;
     }
-    facts_.classes.push_back(KerasClassCount{printable(std::string_view(o.class_name).substr(0, 128)), printable(std::string_view(o.module).substr(0, 128)), 1});
+    facts_.classes.push_back(KerasClassCount{std::move(class_name), std::move(module), 1});
   }
 
   const KerasLimits& limits_;

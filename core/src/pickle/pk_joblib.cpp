@@ -107,6 +107,7 @@ Value Scanner::dtype_value(const Value& callable, const Value& args) {
 
 // A dict's item, set while the dict is on the stack at `target`: the keys of a wrapper's state.
 void Scanner::note_joblib_item(std::size_t target, const Value& key, const Value& value) {
+  if (!joblib_) return;  // a zip's or tar's pickle: no wrapper is followed, no state kept
   const auto name = m_.text(key);
   if (!name || (*name != "shape" && *name != "dtype" && *name != "numpy_array_alignment_bytes")) return;
   Value& dict = m_.at(target);
