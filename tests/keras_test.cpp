@@ -42,6 +42,7 @@ TEST(Keras, ABenignModelPassesWithItsClassesCounted) {
   for (const auto& c : zip(r).keras->classes)
     if (c.class_name == "Dense" && c.module == "keras.layers") dense = c.count;
   EXPECT_EQ(dense, 2u);
+  for (const auto& c : zip(r).keras->classes) EXPECT_EQ(c.verdict, tensorgate::KerasClassVerdict::keras) << c.class_name;
   const Report inline_vocabulary = check_detected("model.keras", fixture("lookup_inline.keras"));
   EXPECT_TRUE(inline_vocabulary.valid) << errors_of(inline_vocabulary);
 }
@@ -52,6 +53,9 @@ TEST(Keras, ACustomLayerIsAWarning) {
   EXPECT_EQ(warnings_of(r), "KR.custom-object");
   EXPECT_NE(message_of(r, "KR.custom-object").find("my_layers"), std::string::npos);
   EXPECT_EQ(zip(r).keras->custom_objects, 1u);
+  bool custom = false;
+  for (const auto& c : zip(r).keras->classes) custom = custom || (c.module == "my_layers" && c.verdict == tensorgate::KerasClassVerdict::custom);
+  EXPECT_TRUE(custom);
 }
 
 TEST(Keras, ALambdaLayerAtAnyDepth) {
@@ -59,6 +63,13 @@ TEST(Keras, ALambdaLayerAtAnyDepth) {
     const Report r = check_detected("model.keras", fixture(name));
     EXPECT_EQ(errors_of(r), "KR.lambda") << name;
     EXPECT_EQ(warnings_of(r), "") << name;
+    // The summary says which class it was, for the page's list of what loading runs.
+    ASSERT_TRUE(zip(r).keras) << name;
+    for (const auto& c : zip(r).keras->classes) {
+      const bool bytecode = c.class_name == "Lambda" || c.class_name == "function" || c.class_name == "__lambda__";
+      const auto expected = bytecode ? tensorgate::KerasClassVerdict::dangerous : tensorgate::KerasClassVerdict::keras;
+      EXPECT_EQ(c.verdict, expected) << name << ": " << c.class_name;
+    }
   }
 }
 

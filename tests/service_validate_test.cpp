@@ -147,6 +147,27 @@ TEST(ServiceValidate, Early422ForADangerousTensorFlowOp) {
   EXPECT_EQ(obj(r).at("findings").as_array().at(0).at("rule"), "TF.dangerous-op");
 }
 
+// A .keras archive's Lambda is a verdict when config.json ends, before the weights that follow
+// it (here 1 MB) are sent.
+TEST(ServiceValidate, Early422ForAKerasLambda) {
+  TestServer s;
+  const std::string config =
+      R"({"module": "keras", "class_name": "Sequential", "config": {"layers": [{"module": "keras.layers", )"
+      R"("class_name": "Lambda", "config": {"name": "l", "function": {"class_name": "__lambda__", )"
+      R"("config": {"code": "4wEAAAAAAAAA"}}}}]}})";
+  const std::string file = tgtest::build_zip({{.name = "metadata.json", .data = R"({"keras_version": "3.3.3"})"},
+                                              {.name = "config.json", .data = config},
+                                              {.name = "model.weights.h5", .data = std::string(1'000'000, 'w')}});
+  const std::size_t sent = 6000;
+  Client c(s.port());
+  c.send(head("POST", "/v1/validate", {"Content-Length: " + std::to_string(file.size())}) + file.substr(0, sent));
+  const HttpResponse r = c.read_response("POST", "/v1/validate");
+  ASSERT_EQ(r.status, 422u) << r.body;
+  EXPECT_EQ(obj(r).at("format"), "zip");
+  EXPECT_EQ(obj(r).at("complete"), false);
+  EXPECT_EQ(obj(r).at("findings").as_array().at(0).at("rule"), "KR.lambda");
+}
+
 TEST(ServiceValidate, PutWorksLikePost) {
   TestServer s;
   EXPECT_EQ(request(s.port(), "PUT", "/v1/validate", valid_file(256)).status, 200u);

@@ -1,5 +1,5 @@
 // One file's result for people: the banner (valid, invalid, not judged), the file's facts and
-// SHA-256, the summary cards, the findings, the chart, the tensor inventory, the metadata, and
+// SHA-256, the summary cards, the findings, what loading it would run, the chart, the tensor inventory, the metadata, and
 // the report to download or copy as SARIF.
 import {h} from './dom.js';
 import * as fmt from './format.js';
@@ -9,6 +9,7 @@ import {inventoryPanel} from './inventory.js';
 import {metadataPanel} from './metadata.js';
 import {cardsSection, typesOf} from './summary.js';
 import {opsChart, graphValues, initializerTensors} from './onnx.js';
+import {executionPanel} from './execution.js';
 import {sarifText, downloadName, download, copy} from './sarif.js';
 
 // The report's format ids (core/include/tensorgate/report.hpp, format_name) as a person reads
@@ -98,6 +99,8 @@ export function reportView(answer, file, ctx) {
   if (summary) parts.push(cardsSection(summary));
   parts.push(findingsPanel(report.findings, ctx.rules, {dropped: report.findings_dropped}));
   if (summary) {
+    const execution = executionPanel(report);
+    if (execution) parts.push(execution);
     const ops = opsChart(summary.ops, summary.ops_not_listed);
     if (ops) parts.push(panel('Nodes by op type', ops, 'chart-panel.ops-panel'));
     const chart = dtypeChart(typesOf(summary));

@@ -35,7 +35,7 @@ class CliKerasTest(JsonReports, unittest.TestCase):
         self.assertEqual(rules(entry), [])
         keras = entry["summary"]["keras"]
         self.assertEqual(keras["model_class"], "Sequential")
-        self.assertIn({"class_name": "Dense", "module": "keras.layers", "count": 2}, keras["classes"])
+        self.assertIn({"class_name": "Dense", "module": "keras.layers", "count": 2, "verdict": "keras"}, keras["classes"])
         names = {e["name"]: e["content"] for e in entry["summary"]["entry_list"]}
         self.assertEqual(names["config.json"], "keras_config")
 

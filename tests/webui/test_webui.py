@@ -24,6 +24,8 @@ from browser import Browser, TensorgateServer  # noqa: E402
 
 TENSORGATE, OUT_DIR, DOCS_DIR = (sys.argv[1:4] + [None, None, None])[:3]
 del sys.argv[1:4]
+# Files the real writers made, committed beside the tests (tests/data/).
+DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data")
 
 # Chromium logs every 4xx answer to an XMLHttpRequest or fetch as a network error; a 422 from
 # /v1/validate or /v1/check-model is a verdict, not a fault of the page (a test that provokes
@@ -443,6 +445,38 @@ class WebPage(unittest.TestCase):
         self.assertEqual(widths[0], 300.0)
         self.assertEqual(widths, sorted(widths, reverse=True))
         self.shot("16-savedmodel")
+
+    def test_17_what_it_would_run(self):
+        # What loading would run, each with its verdict, the dangerous first: a pickle's
+        # globals, a Keras config's classes, a TorchScript archive's classes and code files.
+        self.upload(self.files["pickle"])
+        self.banner("invalid")
+        rows = self.b.find_all(".execution-panel tbody tr")
+        self.assertEqual(rows[0].get_attribute("data-verdict"), "dangerous")
+        self.assertIn("system", rows[0].text)
+        self.shot("17-execution-pickle")
+        self.upload(os.path.join(DATA_DIR, "keras", "nested_lambda.keras"))
+        self.b.wait(lambda d: "Lambda" in self.b.js("return document.querySelector('.execution-panel')?.textContent ?? ''"),
+                    "the Keras archive's classes")
+        self.assertIn("KR.lambda", self.rule_ids())
+        verdicts = {r.find_element("css selector", "code").text: r.get_attribute("data-verdict")
+                    for r in self.b.find_all(".execution-panel tbody tr")}
+        self.assertEqual(verdicts["Lambda"], "dangerous")
+        self.assertEqual(verdicts["function"], "dangerous")  # the Lambda's bytecode
+        self.assertEqual(verdicts["TimeDistributed"], "keras")
+        self.assertEqual(self.text_of_attr(".execution-panel tbody tr", "data-verdict")[0], "dangerous")
+        self.shot("17-execution-keras")
+        self.upload(os.path.join(DATA_DIR, "torchscript", "import_os.pt"))
+        self.b.wait(lambda d: "code file" in self.b.js("return document.querySelector('.execution-panel')?.textContent ?? ''"),
+                    "the TorchScript archive's code files")
+        # The service may answer before the archive's pickles (its scripted classes) arrive: the
+        # code file that imports os is the verdict.
+        self.assertEqual(self.text_of_attr(".execution-panel tbody tr", "data-verdict")[0], "dangerous")
+        self.assertEqual(self.b.find('.execution-panel tr[data-kind="code file"]').get_attribute("data-verdict"), "dangerous")
+        self.shot("17-execution-torchscript")
+        self.upload(self.files["onnx"])
+        self.assertIn("Valid ONNX file", self.banner("valid").text)
+        self.assertEqual(self.b.find_all(".execution-panel"), [])  # ONNX's own ops run nothing of the file's
 
     def test_13_unknown_rules_and_fields(self):
         # A newer service or a new format: rule ids, severities and summary fields this page

@@ -3,14 +3,24 @@
 // the zip summary of the archive that holds it.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tensorgate {
+
+// What loading does with a class, the worst of its objects: a Keras class it builds, a custom
+// object whose module it imports, or something dangerous (a Lambda's bytecode, a deny-listed
+// module or function, a layer that loads code, files or the network).
+enum class KerasClassVerdict : unsigned char { keras, custom, dangerous };
+constexpr std::string_view keras_class_verdict_name(KerasClassVerdict v) {
+  return v == KerasClassVerdict::dangerous ? "dangerous" : v == KerasClassVerdict::custom ? "custom" : "keras";
+}
 
 struct KerasClassCount {
   std::string class_name;
   std::string module;  // empty in configs that name none (Keras 2)
   std::uint64_t count = 0;
+  KerasClassVerdict verdict = KerasClassVerdict::keras;
 };
 
 struct KerasSummary {

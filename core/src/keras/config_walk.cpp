@@ -145,11 +145,21 @@ class Handler {
     ++facts_.objects;
     const Verdict v = judge_object(o);
     if (v.custom) ++facts_.custom_objects;
-    count_class(o);
+    count_class(o, verdict_of(o, v));
     for (const Verdict::Item& item : v.items) findings_.add(item.rule, where_ + item.message, base_);
   }
 
-  void count_class(const KerasObject& o) {
+  static KerasClassVerdict verdict_of(const KerasObject& o, const Verdict& v) {
+    // A serialised function whose config is no name is a Lambda's bytecode: its finding is the
+    // Lambda's (KR.lambda), and the summary says which class carried it.
+    if ((o.class_name == "function" || o.class_name == "__lambda__") && o.config_text.empty())
+      return KerasClassVerdict::dangerous;
+    for (const Verdict::Item& item : v.items)
+      if (item.rule != Rule::kr_custom_object) return KerasClassVerdict::dangerous;
+    return v.custom ? KerasClassVerdict::custom : KerasClassVerdict::keras;
+  }
+
+  void count_class(const KerasObject& o, KerasClassVerdict verdict) {
     if (o.class_name.empty()) return;
     // Compared as listed (printable, cut), so a long or escaped name counts in one row.
     std::string class_name = printable(std::string_view(o.class_name).substr(0, 128));
@@ -157,6 +167,7 @@ class Handler {
     for (KerasClassCount& c : facts_.classes) {
       if (c.class_name == class_name && c.module == module) {
         ++c.count;
+        c.verdict = std::max(c.verdict, verdict);
         return;
       }
     }
@@ -164,7 +175,7 @@ class Handler {
       ++facts_.classes_not_listed;
       return;
     }
-    facts_.classes.push_back(KerasClassCount{std::move(class_name), std::move(module), 1});
+    facts_.classes.push_back(KerasClassCount{std::move(class_name), std::move(module), 1, verdict});
   }
 
   const KerasLimits& limits_;

@@ -63,6 +63,7 @@ Steps write_keras(StepContext& c, const ZipSummary& s) {
     out.field("class_name", k.class_name);
     out.field("module", k.module);
     out.field("count", k.count);
+    out.field("verdict", keras_class_verdict_name(k.verdict));
   }, "classes_not_listed", s.keras->classes_not_listed);
   w.end_object();
 }
