@@ -10,6 +10,7 @@
 
 #include "keras/config_walk.hpp"
 #include "stream_check.hpp"
+#include "tensorgate/model_dir.hpp"
 #include "tensorgate/zip.hpp"
 
 namespace {
@@ -115,6 +116,44 @@ TEST(KerasConfigWalk, BoundsAndOrder) {
   tensorgate::KerasLimits small;
   small.max_config_bytes = 8;
   EXPECT_EQ(walk({R"({"class_name":"M"})"}, small), "KR.config ");
+}
+
+// A Keras directory (a model saved unzipped): its config.json judged as an archive's, its
+// classes in the directory's summary, its weights file the model; a transformers config with a
+// class name is no Keras config.
+TEST(KerasDirectory, TheConfigIsJudgedAndTheWeightsFileMakesTheModel) {
+  const auto check = [](std::string config, std::vector<std::string> weights) {
+    tensorgate::ModelDirectory md;
+    md.config_json = std::move(config);
+    md.file_names = {"config.json", "metadata.json"};
+    for (std::string& w : weights) {
+      md.file_names.push_back(w);
+      md.weights.push_back(tensorgate::FileInventory{std::move(w), true, tensorgate::Format::zip, {}, {}});
+    }
+    return tensorgate::check_model_directory(md);
+  };
+  const auto ids = [](const tensorgate::DirectoryReport& r) {
+    std::string out;
+    for (const auto& f : r.findings) out += std::string(tensorgate::rule_info(f.rule).id) + " ";
+    return out;
+  };
+  const std::string dense = R"({"module": "keras", "class_name": "Sequential", "config": {"layers": [)"
+                            R"({"module": "keras.layers", "class_name": "Dense", "config": {"units": 2}}]}})";
+  const auto benign = check(dense, {"model.weights.npz"});
+  EXPECT_TRUE(benign.valid) << ids(benign);
+  EXPECT_EQ(ids(benign), "");  // no AR.unknown-architecture: a Keras config names none of the hub's
+  ASSERT_TRUE(benign.summary.keras);
+  EXPECT_EQ(benign.summary.keras->model_class, "Sequential");
+  EXPECT_EQ(benign.summary.files, std::vector<std::string>{"model.weights.npz"});
+  const std::string lambda = R"({"class_name": "Sequential", "config": {"layers": [)"
+                             R"({"class_name": "Lambda", "config": {"function": ["4wEA", null, null], "function_type": "lambda"}}]}})";
+  const auto hostile = check(lambda, {"model.weights.npz"});
+  EXPECT_FALSE(hostile.valid);
+  EXPECT_EQ(ids(hostile), "KR.lambda ");
+  EXPECT_NE(hostile.findings.at(0).message.find("config.json: "), std::string::npos) << hostile.findings.at(0).message;
+  EXPECT_EQ(ids(check(dense, {})), "MD.no-weights ");
+  const auto transformers = check(R"({"model_type": "llama", "class_name": "X", "config": {}})", {"pytorch_model.bin"});
+  EXPECT_FALSE(transformers.summary.keras);
 }
 
 }  // namespace

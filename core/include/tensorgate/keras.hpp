@@ -1,6 +1,6 @@
 #pragma once
 // Keras models (family KR): what a .keras archive's config.json says (core/src/keras), written in
-// the zip summary of the archive that holds it.
+// the zip summary of the archive that holds it, or in a Keras directory's summary.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -30,5 +30,9 @@ struct KerasSummary {
   std::uint64_t objects = 0;             // objects with a class_name
   std::uint64_t custom_objects = 0;      // from a module outside Keras
 };
+
+class JsonWriter;
+// The facts as one JSON object (core/src/keras/report_json.cpp; docs/report.schema.json's "keras").
+void write_keras_summary_json(JsonWriter& w, const KerasSummary& s);
 
 }  // namespace tensorgate

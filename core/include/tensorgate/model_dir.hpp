@@ -12,6 +12,7 @@
 #include "tensorgate/chat_template.hpp"
 #include "tensorgate/finding.hpp"
 #include "tensorgate/limits.hpp"
+#include "tensorgate/keras.hpp"
 #include "tensorgate/savedmodel.hpp"
 #include "tensorgate/memory_budget.hpp"
 #include "tensorgate/report.hpp"
@@ -120,6 +121,7 @@ struct DirectorySummary {
   std::vector<SplitSetSummary> split_sets;
   std::vector<DirectoryTemplate> chat_templates;
   std::optional<SavedModelDirectorySummary> savedmodel;  // a SavedModel directory's variables and assets
+  std::optional<KerasSummary> keras;                     // a Keras directory's config.json
 };
 
 struct DirectoryReport {

@@ -14,11 +14,18 @@ namespace tensorgate::detail {
 class DirContext {
  public:
   DirContext(const ModelDirectory& dir, const Limits& limits)
-      : dir_(dir), limits_(limits.directory), savedmodel_limits_(limits.savedmodel), findings_(limits.max_findings) {}
+      : dir_(dir),
+        limits_(limits.directory),
+        savedmodel_limits_(limits.savedmodel),
+        keras_limits_(limits.keras),
+        max_findings_(limits.max_findings),
+        findings_(limits.max_findings) {}
 
   const ModelDirectory& dir() const { return dir_; }
   const DirectoryLimits& limits() const { return limits_; }
   const SavedModelLimits& savedmodel_limits() const { return savedmodel_limits_; }
+  const KerasLimits& keras_limits() const { return keras_limits_; }
+  std::uint32_t max_findings() const { return max_findings_; }
   const FileInventory* weights_file(std::string_view name) const;
   bool has_file(std::string_view name) const;
 
@@ -38,6 +45,8 @@ class DirContext {
   const ModelDirectory& dir_;
   DirectoryLimits limits_;
   SavedModelLimits savedmodel_limits_;
+  KerasLimits keras_limits_;
+  std::uint32_t max_findings_;
   FindingList findings_;
 };
 
@@ -71,6 +80,12 @@ void check_chat_templates(DirContext& ctx);
 // AR: the tensor inventory against config.json.
 void check_architecture(DirContext& ctx);
 void check_savedmodel_directory(DirContext& ctx);  // savedmodel_dir.cpp
+// keras_dir.cpp: a Keras directory (a model saved unzipped: config.json of Keras's shape), its
+// config judged as a .keras archive's (KR) and its classes in the summary; its weights file.
+bool is_keras_config(const boost::json::object& config);
+bool is_keras_directory(const DirContext& ctx);
+const FileInventory* keras_weights(const DirContext& ctx);
+void check_keras_directory(DirContext& ctx);
 // TL and MD's tokenizer rule, where config.json declares a tl_arch.
 void check_tinyllm_directory(DirContext& ctx);
 

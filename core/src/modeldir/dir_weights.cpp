@@ -3,7 +3,8 @@
 // checkpoints (pytorch_model.bin.index.json, pytorch_model.bin, or the checkpoints of a
 // directory that holds nothing else), then GGUF files, then ONNX models, then a TensorFlow
 // SavedModel's saved_model.pb; a directory whose models are in its onnx/ folder
-// (transformers.js) has weights, checked file by file.
+// (transformers.js) has weights, checked file by file. A Keras directory's weights are its
+// model.weights.h5 (or .npz), whatever else it holds.
 #include <algorithm>
 
 #include "modeldir/dir_context.hpp"
@@ -43,7 +44,11 @@ void check_weights(DirContext& ctx) {
   }
   const FileInventory* single = ctx.weights_file("model.safetensors");
   const FileInventory* bin = ctx.weights_file("pytorch_model.bin");
-  if (dir.index_json) {
+  if (is_keras_directory(ctx)) {
+    // Keras reads its weights file and nothing else of the directory's.
+    if (const FileInventory* weights = keras_weights(ctx)) ctx.model_files.push_back(weights);
+    else ctx.add(Rule::md_no_weights, "a Keras directory (its config.json is a Keras model's) without model.weights.h5 or model.weights.npz");
+  } else if (dir.index_json) {
     check_shards(ctx, {"model.safetensors.index.json", &*dir.index_json, ".safetensors", "safetensors file", false});
   } else if (single && single->format == Format::safetensors) {
     ctx.model_files.push_back(single);

@@ -1,6 +1,6 @@
 // The model directory check: MD first (config, weights present, files valid), then SH for a
-// sharded directory, GS for split GGUF sets, CT for chat template files, TL where the config
-// declares a tl_arch, AR against the config, and the summary across the model's files.
+// sharded directory, GS for split GGUF sets, CT for chat template files, KR for a Keras
+// directory's config, TL where the config declares a tl_arch, AR against the config, and the summary across the model's files.
 #include <algorithm>
 #include <map>
 
@@ -89,7 +89,8 @@ DirectoryReport check_model_directory(const ModelDirectory& dir, const Limits& l
   detail::check_split_sets(ctx);
   detail::check_chat_templates(ctx);
   detail::check_savedmodel_directory(ctx);
-  if (ctx.config) {
+  detail::check_keras_directory(ctx);
+  if (ctx.config && !detail::is_keras_directory(ctx)) {  // a Keras config names no architecture of the hub's
     detail::check_tinyllm_directory(ctx);
     detail::check_architecture(ctx);
   }

@@ -97,6 +97,9 @@ void write_directory_fields(JsonWriter& w, const DirectoryReport& r) {
   } else {
     w.null();
   }
+  w.key("keras");  // a Keras directory's config.json
+  if (s.keras) write_keras_summary_json(w, *s.keras);
+  else w.null();
   w.end_object();
   w.key("error");
   w.null();

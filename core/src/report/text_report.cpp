@@ -40,6 +40,7 @@ std::string directory_headline(const DirectoryReport& d, Style st) {
   if (warnings) line += ", " + plural(warnings, "warning");
   const DirectorySummary& s = d.summary;
   if (s.architecture) line += ", " + detail::printable(*s.architecture);
+  if (s.keras) line += ", Keras " + detail::quoted(s.keras->model_class, 40) + " of " + plural(s.keras->objects, "object");
   if (s.layers) line += ", " + plural(*s.layers, "layer");
   line += ", " + plural(s.parameters, "parameter");
   std::string dtypes;

@@ -49,23 +49,10 @@ Steps write_torchscript(StepContext& c, const ZipSummary& s) {
 
 // "keras": what a .keras archive's config.json says, or null.
 Steps write_keras(StepContext& c, const ZipSummary& s) {
-  JsonWriter& w = c.w;
-  w.key("keras");
-  if (!s.keras) {
-    w.null();
-    co_return;
-  }
-  w.begin_object();
-  w.field("model_class", s.keras->model_class);
-  w.field("objects", s.keras->objects);
-  w.field("custom_objects", s.keras->custom_objects);
-  co_await write_records(c, "classes", s.keras->classes, [](JsonWriter& out, const KerasClassCount& k) {
-    out.field("class_name", k.class_name);
-    out.field("module", k.module);
-    out.field("count", k.count);
-    out.field("verdict", keras_class_verdict_name(k.verdict));
-  }, "classes_not_listed", s.keras->classes_not_listed);
-  w.end_object();
+  c.w.key("keras");
+  if (s.keras) write_keras_summary_json(c.w, *s.keras);
+  else c.w.null();
+  co_return;
 }
 
 }  // namespace
