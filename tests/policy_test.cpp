@@ -90,6 +90,15 @@ TEST(PolicyParse, AGoodPolicyParsesWithItsDigest) {
   EXPECT_TRUE(policy(R"({"version": 1})"));  // nothing allowed or denied: the built-in lists alone
 }
 
+TEST(PolicyParse, TheSampleParses) {
+  std::ifstream in(std::string(TG_SOURCE_DIR) + "/samples/policy-sklearn.json", std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  const auto p = policy(s.str());
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(p->pickle_allow.match("sklearn.ensemble._forest.RandomForestClassifier"));
+}
+
 TEST(PolicyParse, PatternsMatchWholeComponents) {
   const NamePatterns p({"sklearn.*", "numpy.core.multiarray._reconstruct", "a.b.*"});
   EXPECT_EQ(*p.match("sklearn.linear_model._base.LinearRegression"), "sklearn.*");
@@ -272,6 +281,14 @@ TEST(PolicyJudge, OnnxDomains) {
   const auto deny_standard = policy(R"({"version": 1, "onnx": {"deny_domains": ["ai.onnx", "com.microsoft"]}})");
   EXPECT_EQ(onnx_rules(onnx_model("com.microsoft"), with(deny_standard)), "OX.policy-denied OX.policy-denied|");
   EXPECT_EQ(onnx_rules(onnx_model("com.microsoft")), "|");
+  // Past the domains remembered, a denied one is still reported: other domains cannot hide it.
+  std::string nodes;
+  for (const char* d : {"a.one", "a.two", "a.three", "com.evil"})
+    nodes += wire::field_len(1, wire::field_len(4, "Op") + wire::field_len(7, d));
+  const std::string many = wire::field_varint(1, 8) + wire::field_len(8, wire::field_varint(2, 13)) + wire::field_len(7, nodes);
+  Limits few = with(policy(R"({"version": 1, "onnx": {"deny_domains": ["com.evil"]}})"));
+  few.onnx.max_listed_ops = 2;
+  EXPECT_EQ(onnx_rules(many, few), "OX.policy-denied|OX.custom-domain OX.custom-domain");
 }
 
 TEST(PolicyReport, TheReportNamesThePolicy) {
