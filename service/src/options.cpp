@@ -131,7 +131,9 @@ ServeOptions parse_serve_options(const std::vector<std::string>& args) {
       ("listen", po::value(&listen)->default_value(listen), "HOST:PORT to listen on")
       ("config", po::value(&config_file), "INI-style file with any of the options below (name = value)")
       ("no-ui", po::bool_switch(&no_ui), "do not serve the web page (GET / and /ui/*)")
-      ("policy", po::value(&policy_file), "policy file (docs/policy.md): pickle globals, Keras modules and ONNX domains allowed or denied beyond the built-in lists");
+      ("policy", po::value(&policy_file),
+       "policy file (docs/policy.md): pickle globals, Keras modules and ONNX domains allowed or denied beyond the "
+       "built-in lists; read at start");
   po::options_description limits("limits (flags win over the config file)");
   add_limits(limits, c, t);
   po::options_description all;

@@ -7,12 +7,15 @@ parsed, or that allows what the built-in deny-list denies, is a usage error (exi
 
 usage: test_cli_policy.py TENSORGATE DOCS_DIR DATA_DIR
 """
+import functools
 import hashlib
+import http.server
 import json
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 
 import jsonschema
@@ -98,6 +101,27 @@ class CliPolicyTest(JsonReports, unittest.TestCase):
         code, doc = self.check("--policy", path, BUILTINS_EXEC)
         self.assertEqual(code, 1, doc)
         self.assertEqual(rules(self.entry(doc, "builtins_exec.keras"), "error"), ["KR.dangerous-object"])
+
+    def test_a_url_is_checked_under_the_policy_too(self):
+        """tensorgate hands a command line that names a URL to tensorgate-remote, --policy included."""
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=os.path.join(DATA, "joblib"))
+        handler.log_message = lambda *args: None
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            url = f"http://127.0.0.1:{server.server_address[1]}/estimator.joblib"
+            code, doc = self.check(url)
+            self.assertEqual(code, 0, doc)
+            self.assertEqual(rules(doc["files"][0]), ["PK.unknown-global"])
+            path = self.policy({"version": 1, "pickle": {"deny": ["estimators.*"]}}, "remote.json")
+            code, doc = self.check("--policy", path, url)
+            self.assertEqual(code, 1, doc)
+            self.assertEqual(rules(doc["files"][0]), ["PK.policy-denied"])
+            self.assertEqual(doc["policy"]["name"], path)
+        finally:
+            server.shutdown()
+            server.server_close()
 
     def test_a_bad_policy_is_a_usage_error(self):
         cases = (
