@@ -11,6 +11,7 @@
 #include "command_line.hpp"
 #include "entry_list.hpp"
 #include "network.hpp"
+#include "policy_file.hpp"
 #include "remote_flags.hpp"
 #include "tensorgate/chat_template.hpp"
 #include "report_output.hpp"
@@ -31,6 +32,7 @@ struct CheckOptions {
   std::string shard;
   unsigned jobs = 4;
   bool no_progress = false;
+  std::string policy;  // --policy FILE (docs/policy.md)
   RemoteFlags remote;
 };
 
@@ -42,7 +44,7 @@ const char* const kUsage =
 // The format choices (tensorgate/formats.def) go here.
 const char* const kUsageAfterChoices =
     "]\n"
-    "                        [--memory-budget BYTES]\n"
+    "                        [--memory-budget BYTES] [--policy FILE]\n"
     "                        [--jobs N]\n"
     "                        [--list FILE] [--shard K/N] [--no-progress]\n"
     "                        [--header 'NAME: VALUE']... [--ca-file FILE]\n"
@@ -65,6 +67,8 @@ const char* const kUsageRest =
     "modulo N (0 <= K < N), so N processes check every entry exactly once.\n"
     "--memory-budget (default 1 GiB) bounds what a file's check may hold; past it the file is\n"
     "not checked (aborted, exit status 2).\n"
+    "--policy FILE adds the pickle globals, Keras modules and ONNX domains a team allows or\n"
+    "denies (docs/policy.md); the report names the file and its SHA-256.\n"
     "Exit status: 0 all valid, 1 something invalid, 2 usage or I/O error or aborted,\n"
     "3 nothing checkable found;\n"
     "--fail-on none: 0 once the report is written (a scan whose report is the result).\n";
@@ -85,7 +89,8 @@ void parse(const std::vector<std::string>& args, CheckOptions& o) {
       .add("jobs", &o.jobs, 'j')
       .add("list", &o.list)
       .add("shard", &o.shard)
-      .add("no-progress", &o.no_progress);
+      .add("no-progress", &o.no_progress)
+      .add("policy", &o.policy);
   add_output_options(named, o.output);
   add_remote_flags(named, o.remote);
   o.paths = parse_command_line(args, named, usage());
@@ -146,6 +151,8 @@ int run_check(const std::vector<std::string>& args) {
       entries.insert(entries.end(), listed->begin(), listed->end());
     }
     if (!o.shard.empty()) entries = select_shard(entries, *parse_shard(o.shard));
+    // Read here, after the hand-over: tensorgate-remote reads it from the same command line.
+    if (!o.policy.empty()) settings.limits.policy = load_policy_file(o.policy, settings.limits.policy_file);
     apply_remote_flags(o.remote, entries, settings);
   } catch (const UsageError& e) {
     return refuse_command_line("check", e, usage());
@@ -165,6 +172,7 @@ int run_check(const std::vector<std::string>& args) {
   ReportOptions ro;
   ro.include_tensors = !o.no_tensors;
   ro.limits.max_tensors = o.max_report_tensors;
+  if (settings.limits.policy) ro.policy = settings.limits.policy->identity;
   write_report(files, o.output, ro);
   if (o.fail_on == "none") return kAllValid;
   // A shard may rightly be empty (more shards than entries): that is not "nothing found".

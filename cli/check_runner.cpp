@@ -154,16 +154,16 @@ class Planner {
       } else if (item.model_directory) {
         pool_.submit([this, &slot, path = item.path](Worker& w) {
           Slot out;
-          check_model_directory(path, settings_.format, out, w.budget());
+          check_model_directory(path, settings_.format, out, w.budget(), settings_.limits);
           complete(slot, std::move(out));
         });
       } else if (const auto kind = item.path == "-" ? std::nullopt : template_kind_of(item.path, name)) {
         pool_.submit([this, &slot, path = item.path, kind = *kind](Worker&) {
-          complete(slot, one_entry(check_template_file(path, kind, Limits{})));
+          complete(slot, one_entry(check_template_file(path, kind, settings_.limits)));
         });
       } else {
         pool_.submit([this, &slot, path = item.path](Worker& w) {
-          complete(slot, one_entry(check_file(path, Limits{}, settings_.format, w.budget())), true);
+          complete(slot, one_entry(check_file(path, settings_.limits, settings_.format, w.budget())), true);
         });
       }
     }
@@ -231,7 +231,7 @@ std::vector<CheckedFile> check_entries(const std::vector<std::string>& entries, 
     for (CheckedFile& f : slot.files) files.push_back(std::move(f));
     if (slot.shard) shards.push_back(std::move(*slot.shard));
   }
-  check_given_split_sets(shards, Limits{}, files);
+  check_given_split_sets(shards, settings.limits, files);
   return files;
 }
 

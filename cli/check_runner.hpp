@@ -28,6 +28,9 @@ struct CheckSettings {
   // --memory-budget: what one file's check may hold. Each worker has its own budget of this
   // size and checks one file at a time, so a verdict never depends on what runs beside it.
   std::uint64_t memory_budget = kDefaultCliMemoryBudget;
+  // The core's bounds, and the policy in force (--policy) in limits.policy: every file, local
+  // or remote, is checked with these.
+  Limits limits;
   remote::RemoteOptions remote;
   std::shared_ptr<remote::TlsClient> tls;  // loaded once any URL is checked
   ProgressLine* progress = nullptr;

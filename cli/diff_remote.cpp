@@ -23,7 +23,7 @@ void gather_remote_diff_input(const std::string& text, bool values, MemoryBudget
     repo.folder = *url;
     gather_repository(client, repo, client.options());
     for (std::size_t i = 0; !repo.error && i < repo.weights.size(); ++i)
-      check_weights(client, repo, i, FormatChoice::auto_detect, &budget);
+      check_weights(client, repo, i, FormatChoice::auto_detect, Limits{}, &budget);
     if (repo.md.config_json) in.config_json = *repo.md.config_json;
     finish_repository(repo, in.checked);
     for (const CheckedFile& f : in.checked)

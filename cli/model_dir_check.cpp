@@ -42,9 +42,8 @@ std::vector<std::string> onnx_folder_models(const fs::path& dir) {
 }  // namespace
 
 void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out,
-                           MemoryBudget* budget) {
+                           MemoryBudget* budget, const Limits& limits) {
   ModelDirectory md;
-  const Limits limits;
   std::vector<fs::path> files;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {

@@ -13,9 +13,9 @@ namespace tensorgate::cli {
 // top and the *.jinja files of its subdirectories: nested_template_files), lists the
 // others in the directory summary as no weights, then checks the files together (appended as
 // "<dir>"). Only files the directory listing holds are opened; names in the index are never
-// used as paths.
+// used as paths. `limits` carries the policy in force (--policy).
 void check_model_directory(const std::string& dir, FormatChoice format, std::vector<CheckedFile>& out,
-                           MemoryBudget* budget = nullptr);
+                           MemoryBudget* budget = nullptr, const Limits& limits = Limits{});
 
 // Adds a checked model file to the directory's inventory by its name there: its report's
 // inventory (a safetensors file's tensors, a torch checkpoint's state dict, a GGUF or a

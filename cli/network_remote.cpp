@@ -39,7 +39,8 @@ void plan_repository(const std::string& entry, const remote::Url& folder, const 
   job->left = job->repo.weights.size();
   for (std::size_t i = 0; i < job->repo.weights.size(); ++i) {
     plan->submit([plan, job, i](NetworkWorker& worker) {
-      check_weights(client_of(worker.session, plan->settings()), job->repo, i, plan->settings().format, worker.budget);
+      check_weights(client_of(worker.session, plan->settings()), job->repo, i, plan->settings().format,
+                    plan->settings().limits, worker.budget);
       if (job->left.fetch_sub(1) != 1) return;
       std::vector<CheckedFile> out;
       finish_repository(job->repo, out);
@@ -63,7 +64,7 @@ void plan_url(const std::string& entry, std::shared_ptr<UrlPlan> plan) {
   } else {
     plan->submit([plan, entry, file = *url](NetworkWorker& w) {
       const CheckSettings& settings = plan->settings();
-      plan->complete({check_remote_file(client_of(w.session, settings), entry, file, Limits{}, settings.format, nullptr,
+      plan->complete({check_remote_file(client_of(w.session, settings), entry, file, settings.limits, settings.format, nullptr,
                                         w.budget)});
     });
   }

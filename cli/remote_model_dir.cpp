@@ -102,10 +102,10 @@ void gather_repository(remote::HttpClient& client, RemoteRepository& repo, const
 }
 
 void check_weights(remote::HttpClient& client, RemoteRepository& repo, std::size_t i, FormatChoice format,
-                   MemoryBudget* budget) {
+                   const Limits& limits, MemoryBudget* budget) {
   const remote::Url url = remote::child_url(repo.folder, repo.weights[i]);
   bool not_found = false;
-  repo.checked[i] = check_remote_file(client, report_path(repo, repo.weights[i]), url, Limits{}, format, &not_found, budget);
+  repo.checked[i] = check_remote_file(client, report_path(repo, repo.weights[i]), url, limits, format, &not_found, budget);
   repo.found[i] = !not_found;
 }
 

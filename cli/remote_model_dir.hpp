@@ -36,7 +36,7 @@ void gather_repository(remote::HttpClient& client, RemoteRepository& repo, const
 
 // Checks weights file `i` into repo.checked[i] (workers may run these in parallel).
 void check_weights(remote::HttpClient& client, RemoteRepository& repo, std::size_t i, FormatChoice format,
-                   MemoryBudget* budget = nullptr);
+                   const Limits& limits, MemoryBudget* budget = nullptr);
 
 // The weights files found, then the directory's own entry (or the repository's error).
 void finish_repository(RemoteRepository& repo, std::vector<CheckedFile>& out);

@@ -63,6 +63,7 @@ void CheckModelExchange<Stream>::check() {
   parser_.reset();
   Limits limits;
   limits.directory.max_json_bytes = cfg_.max_check_model_bytes;
+  limits.policy = cfg_.policy;
   ctx_.offload(
       [result, body, limits, budget = &ctx_.budget] { *result = check_model_request(*body, limits, budget); },
       session_.stream().get_executor(),
@@ -81,6 +82,7 @@ void CheckModelExchange<Stream>::answer(const CheckModelResult& result) {
     w.begin_object();
     w.field("schema", "tensorgate.check-model/1");
     w.field("request_id", session_.record().id);
+    if (cfg_.policy) write_policy_identity(w, cfg_.policy->identity);
     write_directory_report_fields(w, *result.report);
     w.end_object();
   }

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "tensorgate/policy.hpp"
+
 namespace tensorgate::service {
 namespace po = boost::program_options;
 namespace {
@@ -78,6 +80,21 @@ po::parsed_options refuse_negative(po::parsed_options parsed, const po::options_
   return parsed;
 }
 
+// The policy file, read at start: a policy that cannot be read or parsed stops the service from
+// starting rather than serving verdicts without it.
+std::shared_ptr<const Policy> load_policy(const std::string& path) {
+  const PolicyLimits limits;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read policy file '" + path + "'");
+  std::string text(static_cast<std::size_t>(limits.max_bytes + 1), '\0');  // one byte past the bound: refused by size
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) throw std::runtime_error("cannot read policy file '" + path + "'");
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  PolicyParse parsed = parse_policy(text, path, limits);
+  if (!parsed.policy) throw std::runtime_error("policy file '" + path + "': " + parsed.error);
+  return std::move(parsed.policy);
+}
+
 }  // namespace
 
 void parse_listen(const std::string& listen, ServiceConfig& config) {
@@ -107,12 +124,16 @@ ServeOptions parse_serve_options(const std::vector<std::string>& args) {
               c.linger_timeout.count(), c.drain_timeout.count(), c.max_parse_cpu.count(), c.probe_timeout.count()};
   std::string listen = c.host + ":" + std::to_string(c.port);
   std::string config_file;
+  std::string policy_file;
   bool no_ui = !c.ui;
   po::options_description general("tensorgate serve options");
   general.add_options()("help,h", "show this help")
       ("listen", po::value(&listen)->default_value(listen), "HOST:PORT to listen on")
       ("config", po::value(&config_file), "INI-style file with any of the options below (name = value)")
-      ("no-ui", po::bool_switch(&no_ui), "do not serve the web page (GET / and /ui/*)");
+      ("no-ui", po::bool_switch(&no_ui), "do not serve the web page (GET / and /ui/*)")
+      ("policy", po::value(&policy_file),
+       "policy file (docs/policy.md): pickle globals, Keras modules and ONNX domains allowed or denied beyond the "
+       "built-in lists; read at start");
   po::options_description limits("limits (flags win over the config file)");
   add_limits(limits, c, t);
   po::options_description all;
@@ -135,6 +156,7 @@ ServeOptions parse_serve_options(const std::vector<std::string>& args) {
   out.help_text = help.str();
   apply(t, c);
   c.ui = !no_ui;
+  if (!policy_file.empty()) c.policy = load_policy(policy_file);
   parse_listen(listen, c);
   return out;
 }

@@ -45,6 +45,22 @@ std::string rules_json() {
   return out;
 }
 
+// {"status":"ready"}, and the policy in force when there is one: what an operator checks after
+// rolling out a new policy file.
+std::string ready_json(const ServiceConfig& config) {
+  if (!config.policy) return "{\"status\":\"ready\"}\n";
+  std::string out;
+  {
+    JsonWriter w([&out](std::string_view s) { out.append(s); });
+    w.begin_object();
+    w.field("status", "ready");
+    write_policy_identity(w, config.policy->identity);
+    w.end_object();
+  }
+  out.push_back('\n');
+  return out;
+}
+
 }  // namespace
 
 std::string_view route_name(Route r) {
@@ -91,7 +107,7 @@ Response answer_get(Route r, ServiceContext& ctx, unsigned version) {
         res.set(http::field::retry_after, std::to_string(ctx.config.retry_after_seconds));
         return res;
       }
-      return json_response(http::status::ok, version, "{\"status\":\"ready\"}\n");
+      return json_response(http::status::ok, version, ready_json(ctx.config));
     case Route::metrics: {
       Response res{http::status::ok, version};
       res.set(http::field::content_type, "text/plain; version=0.0.4; charset=utf-8");

@@ -14,6 +14,7 @@ Upload::Upload(ServiceContext& ctx, UploadOptions options,
     : max_body_(ctx.config.max_body_bytes), max_parse_cpu_(ctx.config.max_parse_cpu), options_(std::move(options)) {
   Limits limits;
   limits.max_header_bytes = ctx.config.max_safetensors_header_bytes;
+  limits.policy = ctx.config.policy;
   validator_ = make_upload_validator(options_.format, options_.name.value_or(""), limits,
                                      &ctx.budget);
   if (content_length) validator_->set_total_size(*content_length);
@@ -54,11 +55,13 @@ UploadReport::UploadReport(UploadFacts facts, Report report)
   options_.include_tensors = facts_.options.include_tensors;
   options_.limits.max_tensors = facts_.max_report_tensors;
   options_.limits.max_metadata = facts_.max_report_metadata;
+  if (facts_.policy) options_.policy = facts_.policy->identity;
   writer_.begin_object();
   writer_.field("schema", kValidationSchema);
   writer_.field("request_id", facts_.request_id);
   writer_.key("name");
   if (facts_.options.name) writer_.string(*facts_.options.name); else writer_.null();
+  if (options_.policy) write_policy_identity(writer_, *options_.policy);
   fields_ = std::make_unique<ReportFieldsWriter>(writer_, report_, options_);
 }
 

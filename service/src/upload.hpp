@@ -68,6 +68,7 @@ struct UploadFacts {
   std::optional<std::string> sha256;
   std::uint64_t max_report_tensors = UINT64_MAX;
   std::uint64_t max_report_metadata = UINT64_MAX;
+  std::shared_ptr<const Policy> policy = nullptr;  // the policy in force, named in the answer
 };
 
 class UploadReport final : public PieceSource {

@@ -209,7 +209,7 @@ void UploadExchange<Stream>::answer_report(Report report, bool complete) {
   const bool valid = report.valid;
   UploadFacts facts{record.id, upload_->options(), upload_->bytes_received(), complete,
                     complete && digest_ ? std::optional(digest_->finish()) : std::nullopt, cfg_.max_report_tensors,
-                    cfg_.max_report_metadata};
+                    cfg_.max_report_metadata, cfg_.policy};
   auto body = std::make_unique<UploadReport>(std::move(facts), std::move(report));
   session_.hold_anyway(kWholeReportBytes);  // what start() writes before a byte is sent
   if (body->start(kWholeReportBytes)) {

@@ -4,8 +4,11 @@
 // `Report::aborted`, which is a capacity answer, not a verdict on the file).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 namespace tensorgate {
+
+struct Policy;  // tensorgate/policy.hpp
 
 // Bounds on the JSON files of a model directory (config.json, the index, a /v1/check-model
 // body), which are read whole.
@@ -235,6 +238,19 @@ struct GgufLimits {
   std::uint64_t max_scalar_bytes = 256;
 };
 
+// Bounds of a policy file (docs/policy.md), which the face reads whole and the core parses: a
+// team's own configuration, but a wrong file given as one (a model, a log) costs no more than
+// these. A policy of a few hundred names is a few KB.
+struct PolicyLimits {
+  std::uint64_t max_bytes = 1ull << 20;
+  // The format nests three levels (the document, a section, a list); deeper is refused.
+  std::uint32_t max_depth = 8;
+  // Patterns in all lists together; the judges look each name up in O(log n).
+  std::uint32_t max_entries = 4096;
+  // One pattern: a longer dotted name is no real module (pickle.max_kept_string keeps 256).
+  std::uint32_t max_pattern_bytes = 256;
+};
+
 struct Limits {
   // safetensors: largest header the validator buffers. The format caps N at 100,000,000 (ST1);
   // values above that are clamped to it.
@@ -282,6 +298,14 @@ struct Limits {
   // --- chat templates (tokenizer_config.json and chat_template.json are read whole within
   // `directory`; GGUF values and *.jinja files are streamed) ---------------------------------------
   ChatTemplateLimits chat_template{};
+
+  // --- the policy file (docs/policy.md) ------------------------------------------------------
+  PolicyLimits policy_file{};
+  // The policy in force: what a team allows past the built-in allow-lists and denies beyond the
+  // built-in deny-lists; null, the default, is none. It travels with the bounds because Limits
+  // is what every validator and every nested reader (a zip's pickles, an object array) already
+  // receives; it is immutable and shared by every check that uses it (docs/architecture.md).
+  std::shared_ptr<const Policy> policy;
 };
 
 // A finding names its tensor with at most this many bytes of the name (a 100 MB name must not

@@ -11,6 +11,7 @@
 #include "tensorgate/json_writer.hpp"
 #include "tensorgate/limits.hpp"
 #include "tensorgate/model_dir.hpp"
+#include "tensorgate/policy.hpp"
 #include "tensorgate/report.hpp"
 
 namespace tensorgate {
@@ -37,6 +38,9 @@ struct ReportOptions {
   bool include_tensors = true;  // the inventory in summary.tensors
   bool colour = false;          // text only: ANSI colours
   ReportLimits limits{};        // what the report may echo of the file
+  // The policy in force (tensorgate/policy.hpp): the document names it (JSON `policy`, SARIF
+  // run properties, a text line). Unset, the report is what it was before policies.
+  std::optional<PolicyIdentity> policy = std::nullopt;
 };
 
 // The fields of one file's report object (without the braces), for callers that add fields.
@@ -61,6 +65,8 @@ class ReportFieldsWriter {
   struct State;
   std::unique_ptr<State> state_;
 };
+// `"policy": {"name", "sha256"}`: the policy in force, as every document that has one names it.
+void write_policy_identity(JsonWriter& w, const PolicyIdentity& policy);
 // One finding as a JSON object ({"rule", "severity", "message", "offset", "tensor"}).
 void write_finding(JsonWriter& w, const Finding& f);
 // One file's report as a JSON object: equal texts mean equal reports (tests, fuzzers).

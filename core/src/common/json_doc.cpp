@@ -138,6 +138,7 @@ JsonDoc parse_json_object(std::string_view text, const DirectoryLimits& limits, 
   }
   if (ec) {
     doc.error = "not valid JSON at byte " + std::to_string(used) + ": " + ec.message();
+    doc.error_byte = used;
     return doc;
   }
   if (finder.handler().duplicate) {

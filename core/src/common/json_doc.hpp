@@ -16,6 +16,7 @@ struct JsonDoc {
   std::optional<boost::json::object> object;  // set when the text is one valid JSON object
   std::string error;                          // why not, otherwise
   bool budget_refused = false;                // the memory budget refused the DOM: no verdict
+  std::optional<std::uint64_t> error_byte;    // where the text stops being JSON, when it does
 };
 
 // With a budget, the DOM's memory (and the duplicate-key pass's) is charged to it as it grows,

@@ -29,8 +29,9 @@ class Handler {
   static constexpr std::size_t max_object_size = std::size_t(-1), max_array_size = std::size_t(-1),
                                max_key_size = std::size_t(-1), max_string_size = std::size_t(-1);
 
-  Handler(const KerasLimits& limits, FindingList& findings, std::uint64_t base, std::string where)
-      : limits_(limits), findings_(findings), base_(base), where_(std::move(where)) {}
+  Handler(const KerasLimits& limits, FindingList& findings, std::uint64_t base, std::string where,
+          std::shared_ptr<const Policy> policy)
+      : limits_(limits), findings_(findings), base_(base), where_(std::move(where)), policy_(std::move(policy)) {}
 
   bool on_document_begin(ec_t&) { return true; }
   bool on_document_end(ec_t&) { return true; }
@@ -143,7 +144,7 @@ class Handler {
 
   void judge(const KerasObject& o) {
     ++facts_.objects;
-    const Verdict v = judge_object(o);
+    const Verdict v = judge_object(o, policy_.get());
     if (v.custom) ++facts_.custom_objects;
     count_class(o, verdict_of(o, v));
     for (const Verdict::Item& item : v.items) findings_.add(item.rule, where_ + item.message, base_);
@@ -182,6 +183,7 @@ class Handler {
   FindingList& findings_;
   std::uint64_t base_;
   std::string where_;
+  std::shared_ptr<const Policy> policy_;
   std::vector<Frame> frames_;
   std::string text_, window_;
   bool unsafe_found_ = false, unsafe_seen_ = false;
@@ -198,8 +200,8 @@ boost::json::parse_options options_of(const KerasLimits& limits) {
 }  // namespace
 
 struct ConfigWalk::Impl {
-  Impl(const KerasLimits& l, FindingList& f, std::uint64_t b, std::string w)
-      : limits(l), findings(f), base(b), where(w), parser(options_of(l), l, f, b, std::move(w)) {}
+  Impl(const KerasLimits& l, FindingList& f, std::uint64_t b, std::string w, std::shared_ptr<const Policy> p)
+      : limits(l), findings(f), base(b), where(w), parser(options_of(l), l, f, b, std::move(w), std::move(p)) {}
   const KerasLimits& limits;
   FindingList& findings;
   std::uint64_t base;
@@ -215,8 +217,9 @@ struct ConfigWalk::Impl {
   }
 };
 
-ConfigWalk::ConfigWalk(const KerasLimits& limits, FindingList& findings, std::uint64_t base, std::string where)
-    : impl_(std::make_unique<Impl>(limits, findings, base, std::move(where))) {}
+ConfigWalk::ConfigWalk(const KerasLimits& limits, FindingList& findings, std::uint64_t base, std::string where,
+                       std::shared_ptr<const Policy> policy)
+    : impl_(std::make_unique<Impl>(limits, findings, base, std::move(where), std::move(policy))) {}
 
 ConfigWalk::~ConfigWalk() = default;
 

@@ -25,8 +25,9 @@ using KerasConfigFacts = KerasSummary;
 class ConfigWalk {
  public:
   // `where`: a prefix for messages ("entry \"config.json\": "); `base`: the file offset findings
-  // point at (the entry's).
-  ConfigWalk(const KerasLimits& limits, FindingList& findings, std::uint64_t base, std::string where);
+  // point at (the entry's); `policy`: the policy in force (Limits::policy), or null.
+  ConfigWalk(const KerasLimits& limits, FindingList& findings, std::uint64_t base, std::string where,
+             std::shared_ptr<const Policy> policy = nullptr);
   ~ConfigWalk();
   ConfigWalk(const ConfigWalk&) = delete;
   ConfigWalk& operator=(const ConfigWalk&) = delete;

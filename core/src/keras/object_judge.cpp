@@ -31,7 +31,7 @@ std::optional<std::string> denied(std::string_view module, std::string_view name
 
 }  // namespace
 
-Verdict judge_object(const KerasObject& o) {
+Verdict judge_object(const KerasObject& o, const Policy* policy) {
   Verdict v;
   const auto add = [&](Rule r, std::string m) { v.items.push_back(Verdict::Item{r, std::move(m)}); };
   if (o.class_name == "Lambda") {
@@ -65,10 +65,17 @@ Verdict judge_object(const KerasObject& o) {
     if (const auto why = denied(o.registered_name.substr(0, dot), o.registered_name.substr(dot + 1)))
       add(Rule::kr_dangerous_object, what(o) + " is registered as " + printable(*why));
   }
-  if (!o.module.empty() && !keras_module(o.module) && v.items.empty()) {
+  // The policy's denials after the built-in ones, whatever the module (keras's own too); its
+  // allowances only silence KR.custom-object: they never reach a built-in denial above.
+  const std::string* denied_by = policy && !o.module.empty() ? policy->keras_deny.match(o.module) : nullptr;
+  if (denied_by && v.items.empty()) {
+    add(Rule::kr_policy_denied, what(o) + " comes from module " + quoted(o.module, 120) + ", denied by the policy (" +
+                                    *denied_by + "): loading the model imports it");
+  } else if (!o.module.empty() && !keras_module(o.module) && v.items.empty()) {
     v.custom = true;
-    add(Rule::kr_custom_object, what(o) + " comes from module " + quoted(o.module, 120) +
-                                    ", outside Keras: loading the model imports it and builds its class");
+    if (!policy || !policy->keras_allow.match(o.module))
+      add(Rule::kr_custom_object, what(o) + " comes from module " + quoted(o.module, 120) +
+                                      ", outside Keras: loading the model imports it and builds its class");
   }
   return v;
 }

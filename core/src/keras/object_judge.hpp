@@ -3,10 +3,12 @@
 // TFSMLayer, TorchModuleWrapper, a lookup layer with a vocabulary path), its module and
 // registered name, and, for a serialised function, the module joined with the function's name,
 // through the pickle judge's deny-list and hostile shapes (a module Keras imports is a module a
-// pickle would import). A module outside Keras is a custom object.
+// pickle would import). A module outside Keras is a custom object, unless the policy allows it;
+// a module the policy denies is KR.policy-denied.
 #include <string>
 #include <vector>
 
+#include "tensorgate/policy.hpp"
 #include "tensorgate/rules.hpp"
 
 namespace tensorgate::detail::keras {
@@ -24,9 +26,12 @@ struct Verdict {
     std::string message;
   };
   std::vector<Item> items;
-  bool custom = false;  // from a module outside Keras (KR.custom-object among the items)
+  // From a module outside Keras (KR.custom-object among the items, unless the policy allows the
+  // module: a custom object still, only not warned of).
+  bool custom = false;
 };
 
-Verdict judge_object(const KerasObject& o);
+// `policy`: the policy in force, or null (its keras section: docs/policy.md).
+Verdict judge_object(const KerasObject& o, const Policy* policy = nullptr);
 
 }  // namespace tensorgate::detail::keras

@@ -47,7 +47,8 @@ MemberContent::MemberContent(const Limits& limits, FindingList& findings, Memory
 MemberContent::~MemberContent() = default;
 
 void MemberContent::start(std::string_view name, std::uint64_t base, bool exact, bool crc_wanted, bool pickle) {
-  site_ = pickle::ScanSite{&findings_, base, exact, std::string(noun_) + " " + quoted(name, 80) + ": ", deferred_};
+  site_ = pickle::ScanSite{&findings_, base, exact, std::string(noun_) + " " + quoted(name, 80) + ": ", deferred_,
+                           limits_.policy};
   content_ = Content::undecided;
   head_.clear();
   crc_wanted_ = crc_wanted;
@@ -89,7 +90,8 @@ void MemberContent::begin(Content c, bool tentative) {
     pickle_ = std::make_unique<pickle::Scanner>(limits_.pickle, std::move(site), budget_);
   }
   if (c == Content::npy) npy_ = std::make_unique<npy::NpyScanner>(limits_, site_, budget_);
-  if (c == Content::keras_config) keras_ = std::make_unique<keras::ConfigWalk>(limits_.keras, findings_, site_.base, site_.where);
+  if (c == Content::keras_config)
+    keras_ = std::make_unique<keras::ConfigWalk>(limits_.keras, findings_, site_.base, site_.where, limits_.policy);
   if (c == Content::data && !crc_wanted_) crc_on_ = false;
   const auto* p = reinterpret_cast<const unsigned char*>(head_.data());
   if (pickle_) pickle_->feed(p, head_.size());

@@ -1,6 +1,7 @@
 #pragma once
 // What the directory checks share: the inputs, the parsed config, and where findings go.
 #include <boost/json/object.hpp>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@ class DirContext {
         limits_(limits.directory),
         savedmodel_limits_(limits.savedmodel),
         keras_limits_(limits.keras),
+        policy_(limits.policy),
         max_findings_(limits.max_findings),
         findings_(limits.max_findings) {}
 
@@ -25,6 +27,7 @@ class DirContext {
   const DirectoryLimits& limits() const { return limits_; }
   const SavedModelLimits& savedmodel_limits() const { return savedmodel_limits_; }
   const KerasLimits& keras_limits() const { return keras_limits_; }
+  const std::shared_ptr<const Policy>& policy() const { return policy_; }
   std::uint32_t max_findings() const { return max_findings_; }
   const FileInventory* weights_file(std::string_view name) const;
   bool has_file(std::string_view name) const;
@@ -46,6 +49,7 @@ class DirContext {
   DirectoryLimits limits_;
   SavedModelLimits savedmodel_limits_;
   KerasLimits keras_limits_;
+  std::shared_ptr<const Policy> policy_;
   std::uint32_t max_findings_;
   FindingList findings_;
 };

@@ -8,7 +8,7 @@ namespace tensorgate {
 namespace detail::npy {
 
 NpyValidator::NpyValidator(const Limits& limits, MemoryBudget* budget)
-    : findings_(limits.max_findings), scanner_(limits, pickle::ScanSite{&findings_, 0, true, {}}, budget) {}
+    : findings_(limits.max_findings), scanner_(limits, pickle::ScanSite{&findings_, 0, true, {}, nullptr, limits.policy}, budget) {}
 
 Progress NpyValidator::feed(std::span<const std::byte> chunk) {
   if (finished_) return progress();

@@ -1,6 +1,6 @@
-// The model (OX.ir-version, OX.opset, OX.custom-domain, OX.unknown-op, OX.wire): its own fields,
-// each node as it ends, and the checks once the whole model is read (the opsets it imports and
-// the functions it defines come after its graph).
+// The model (OX.ir-version, OX.opset, OX.custom-domain, OX.policy-denied, OX.unknown-op,
+// OX.wire): its own fields, each node as it ends, and the checks once the whole model is read
+// (the opsets it imports and the functions it defines come after its graph).
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -11,6 +11,7 @@
 #include "common/printable.hpp"
 #include "onnx/operators.hpp"
 #include "onnx/validator.hpp"
+#include "tensorgate/policy.hpp"
 
 namespace tensorgate::detail::onnx {
 namespace {
@@ -34,12 +35,26 @@ void OnnxValidator::node_done() {
   if (nodes_.empty()) return;
   const NodeState n = std::move(nodes_.back());
   nodes_.pop_back();
-  if (std::find(kKnownDomains.begin(), kKnownDomains.end(), n.domain) == kKnownDomains.end() &&
-      warned_domains_.size() < limits_.onnx.max_listed_ops && !warned_domains_.contains(n.domain)) {
-    if (!charge(kSlotBytes + n.domain.size(), false)) return;
-    warned_domains_.insert(n.domain);
-    findings_.add(Rule::ox_custom_domain, "node " + quoted(n.op_type) + " of domain " + quoted(n.domain) +
-                                              ": running it needs that domain's operator library", n.pos);
+  // A domain is reported at its first node: the policy's denials (standard domains too), else a
+  // custom domain unless the policy allows it. Past the bound on remembered domains a custom one
+  // goes unwarned, but a denied one is reported at each node: no run of other domains before it
+  // may hide it.
+  const bool known = std::find(kKnownDomains.begin(), kKnownDomains.end(), n.domain) != kKnownDomains.end();
+  const Policy* policy = limits_.policy.get();
+  const std::string* denied = policy && !policy->onnx_deny.empty()
+                                  ? policy->onnx_deny.match(n.domain.empty() ? "ai.onnx" : n.domain)
+                                  : nullptr;
+  if ((denied || !known) && !warned_domains_.contains(n.domain)) {
+    const bool remembered = warned_domains_.size() < limits_.onnx.max_listed_ops;
+    if (remembered) {
+      if (!charge(kSlotBytes + n.domain.size(), false)) return;
+      warned_domains_.insert(n.domain);
+    }
+    const std::string node = "node " + quoted(n.op_type) + " of domain " + quoted(n.domain);
+    if (denied)
+      findings_.add(Rule::ox_policy_denied, node + ": denied by the policy (" + *denied + ")", n.pos);
+    else if (remembered && !(policy && policy->onnx_allow.match(n.domain)))
+      findings_.add(Rule::ox_custom_domain, node + ": running it needs that domain's operator library", n.pos);
   }
   const std::string domain = n.domain == "ai.onnx" ? std::string() : n.domain;
   const std::string key = op_key(domain, n.op_type);

@@ -146,6 +146,7 @@ class OnnxValidator final : public Validator, private protobuf::WireHandler {
   bool dim_listed_ = false;          // the main input's or output's dimension being read is listed
   std::uint64_t listed_bytes_ = 0;   // held by the summary's lists (kMaxListedBytes)
   boost::unordered_flat_map<std::string, std::size_t> op_index_;  // "domain\0op_type" -> summary.ops
+  // Domains reported (custom ones, and those the policy denies), up to onnx.max_listed_ops.
   boost::unordered_flat_set<std::string> warned_domains_;
   boost::unordered_flat_map<std::string, std::size_t> external_files_;  // location -> summary.external_files
   OnnxSummary summary_;

@@ -160,9 +160,9 @@ NormalisedGlobal normalise_global(std::string_view module, std::string_view name
   return {std::string(module), std::string(name)};
 }
 
-// Denials first (an allowed path never matches one: a test holds it), then the allow-list,
-// then the shapes no allowed global has.
-Judgement judge_global(std::string_view module, std::string_view name) {
+// Denials first (an allowed path never matches one: a test holds it), the policy's denials, then
+// the allow-list, then the shapes no allowed global has, and only then the policy's allowances.
+Judgement judge_global(std::string_view module, std::string_view name, const Policy* policy) {
   const std::string path = std::string(module) + "." + std::string(name);
   const std::vector<std::string_view> parts = components(path);
   for (const std::string_view c : parts)
@@ -170,11 +170,38 @@ Judgement judge_global(std::string_view module, std::string_view name) {
   if (const Entry* e = denied(path)) return dangerous(std::string(e->path) + ": " + std::string(e->reason));
   if (const Entry* e = denied_leaf(parts.back()))
     return dangerous("the name " + std::string(parts.back()) + ", denied wherever it lives: " + std::string(e->reason));
+  if (const std::string* p = policy ? policy->pickle_deny.match(path) : nullptr)
+    return {GlobalVerdict::dangerous, "denied by the policy (" + *p + ")", true};
   if (const Entry* e = find(lists().allow, path)) {
     if (name.find('.') == std::string_view::npos) return {GlobalVerdict::allowed, std::string(e->reason)};
   }
   if (auto shape = hostile_shape(path, name, parts)) return std::move(*shape);
+  if (const std::string* p = policy ? policy->pickle_allow.match(path) : nullptr)
+    return {GlobalVerdict::allowed, "allowed by the policy (" + *p + ")", true};
   return {GlobalVerdict::unknown, "on neither list"};
+}
+
+std::optional<std::string> builtin_denial(std::string_view dotted, bool subtree) {
+  if (!subtree) {
+    const std::size_t dot = dotted.rfind('.');
+    if (dot == std::string_view::npos) return std::nullopt;
+    const NormalisedGlobal n = normalise_global(dotted.substr(0, dot), dotted.substr(dot + 1));
+    Judgement j = judge_global(n.module, n.name);
+    if (j.verdict == GlobalVerdict::dangerous) return std::move(j.reason);
+    return std::nullopt;
+  }
+  // A subtree: every name under it is denied when its root or a module above it is, or when a
+  // component is a hostile shape. A subtree that merely holds denied names (numpy.* holds
+  // numpy.load) is judged name by name, the built-in denials first.
+  const std::string root = normalise_global(dotted, "_").module;  // a module's _compat_pickle rename
+  const std::vector<std::string_view> parts = components(root);
+  for (const std::string_view c : parts)
+    if (dunder(c)) return "a hostile shape: the component " + std::string(c);
+  if (const Entry* e = denied(root)) return std::string(e->path) + ": " + std::string(e->reason);
+  for (std::size_t i = 1; i < parts.size(); ++i)
+    if (const Entry* e = find(lists().aliases, parts[i]))
+      return "a hostile shape: the component " + std::string(parts[i]) + " is " + std::string(e->reason);
+  return std::nullopt;
 }
 
 }  // namespace tensorgate::detail::pickle

@@ -1,4 +1,4 @@
-// PK.dangerous-global, PK.unknown-global, PK.unresolved-global: GLOBAL and INST (names in the
+// PK.dangerous-global, PK.unknown-global, PK.policy-denied, PK.unresolved-global: GLOBAL and INST (names in the
 // opcode's lines), STACK_GLOBAL (names from the stack: string constants, directly, through the
 // memo, or from any earlier opcode that left them there), EXT1/2/4 (names in copyreg's
 // registry, which no file can show). Each distinct global is judged once and gets one finding;
@@ -79,13 +79,13 @@ Value Scanner::import_global(std::string_view module, std::string_view name, std
     site_.deferred->add(DeferredGlobal{n.module, n.name, ts, std::string(how), offset_of(op_pos_), site_.where, 0});
     j = {GlobalVerdict::unknown, "a TorchScript global, judged with the archive"};
   } else {
-    j = judge_global(n.module, n.name);
+    j = judge_global(n.module, n.name, site_.policy.get());
   }
   verdict = j.verdict;
   const std::string shown = quoted(path, 120);
   const bool judged = ts == TorchScriptGlobal::none;
   if (judged && verdict == GlobalVerdict::dangerous) {
-    site_.findings->add(Rule::pk_dangerous_global, site_.where + std::string(how) + " at byte " +
+    site_.findings->add(j.by_policy ? Rule::pk_policy_denied : Rule::pk_dangerous_global, site_.where + std::string(how) + " at byte " +
                                                        std::to_string(offset_of(op_pos_)) + " imports " + shown + ": " + j.reason,
                         offset_of(op_pos_));
   } else if (judged && verdict == GlobalVerdict::unknown) {

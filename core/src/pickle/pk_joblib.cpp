@@ -203,8 +203,8 @@ void Scanner::start_joblib_array(const Value& state) {
   if (st.dtype.flags & kObjectDtype) {
     // An object array: its own pickle, by a scanner that does not follow wrappers (joblib reads
     // it with pickle.load), whose findings are this file's.
-    inner_ = std::make_unique<Scanner>(limits_, ScanSite{site_.findings, offset_of(pos_), site_.exact, site_.where},
-                                       budget_);
+    inner_ = std::make_unique<Scanner>(
+        limits_, ScanSite{site_.findings, offset_of(pos_), site_.exact, site_.where, nullptr, site_.policy}, budget_);
     state_ = St::joblib_inner;
     return;
   }

@@ -39,6 +39,9 @@ struct ScanSite {
   // A zip archive's pickles: TorchScript's globals are left here for the walker to judge when
   // the archive ends (pickle/torchscript_globals.hpp); null elsewhere.
   DeferredGlobals* deferred = nullptr;
+  // The policy in force (Limits::policy), or null. Shared, not borrowed: a face's Limits may be
+  // gone before the validator it made is finished.
+  std::shared_ptr<const Policy> policy = nullptr;
 };
 
 struct StringHash {

@@ -8,7 +8,7 @@ namespace tensorgate {
 namespace detail::pickle {
 
 PickleValidator::PickleValidator(const Limits& limits, MemoryBudget* budget)
-    : findings_(limits.max_findings), scanner_(limits.pickle, ScanSite{&findings_, 0, true, {}}, budget) {
+    : findings_(limits.max_findings), scanner_(limits.pickle, ScanSite{&findings_, 0, true, {}, nullptr, limits.policy}, budget) {
   scanner_.follow_joblib_arrays();  // a pickle file by itself may be a joblib.dump file
 }
 

@@ -99,6 +99,14 @@ std::string report_json(const Report& report, const ReportOptions& options) {
   return out;
 }
 
+void write_policy_identity(JsonWriter& w, const PolicyIdentity& policy) {
+  w.key("policy");
+  w.begin_object();
+  w.field("name", policy.name);
+  w.field("sha256", policy.sha256);
+  w.end_object();
+}
+
 void write_json_report(std::span<const CheckedFile> files, const ReportOptions& options,
                        const JsonWriter::Sink& sink) {
   JsonWriter w(sink);
@@ -109,6 +117,7 @@ void write_json_report(std::span<const CheckedFile> files, const ReportOptions& 
   w.field("name", "tensorgate");
   w.field("version", tool_version());
   w.end_object();
+  if (options.policy) write_policy_identity(w, *options.policy);
   w.key("files");
   w.begin_array();
   for (const CheckedFile& f : files) {

@@ -157,6 +157,12 @@ void write_sarif_log(const JsonWriter::Sink& sink, const SarifRun& run,
   w.begin_array();
   results(w);
   w.end_array();
+  if (run.policy) {
+    w.key("properties");
+    w.begin_object();
+    write_policy_identity(w, *run.policy);
+    w.end_object();
+  }
   w.end_object();
   w.end_array();
   w.end_object();

@@ -12,6 +12,7 @@
 
 #include "tensorgate/finding.hpp"
 #include "tensorgate/json_writer.hpp"
+#include "tensorgate/policy.hpp"
 
 namespace tensorgate::detail {
 
@@ -52,6 +53,7 @@ struct SarifRun {
   bool successful = true;                        // invocations[0].executionSuccessful
   std::vector<std::string> notifications;        // errors of the run, one toolExecutionNotification each
   std::vector<SarifArtifact> artifacts;
+  std::optional<PolicyIdentity> policy;          // the run's properties.policy, when one is in force
 };
 // The whole log, the same frame for every tensorgate document: $schema, version, one run with
 // its tool, invocation and artifacts; `results` writes the results array's items.

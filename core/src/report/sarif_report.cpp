@@ -9,9 +9,10 @@ namespace tensorgate {
 
 using detail::sarif_uri;
 
-void write_sarif_report(std::span<const CheckedFile> files, const ReportOptions&,
+void write_sarif_report(std::span<const CheckedFile> files, const ReportOptions& options,
                         const JsonWriter::Sink& sink) {
   detail::SarifRun run;
+  run.policy = options.policy;
   for (const CheckedFile& f : files) {
     if (f.error) {
       run.successful = false;

@@ -105,6 +105,9 @@ void write_text_report(std::span<const CheckedFile> files, const ReportOptions& 
                        const JsonWriter::Sink& sink) {
   const Style st{options.colour};
   std::size_t valid = 0;
+  if (options.policy)
+    sink(std::string(st(kDim)) + "policy " + detail::printable(options.policy->name) + " (sha256 " + options.policy->sha256 + ")" +
+         std::string(st(kReset)) + "\n");
   for (const CheckedFile& f : files) {
     if (f.audit) {  // a table of its own (docs/audit.md)
       sink(detail::audit_text(f.path, *f.audit, options.colour));

@@ -60,7 +60,7 @@ void TarValidator::start_member(const TarHeader& h) {
                                              ": extracted, it reads another file",
                     member_at_);
   }
-  const pickle::ScanSite site{&findings_, pos_, true, where};
+  const pickle::ScanSite site{&findings_, pos_, true, where, nullptr, limits_.policy};
   errors_before_ = findings_.error_count();
   content_on_ = false;
   if ((torch_ == Torch::storages || torch_ == Torch::tensors) && is_regular(h.type)) {

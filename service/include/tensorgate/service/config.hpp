@@ -3,7 +3,10 @@
 // the reason for every default; `tensorgate serve --help` lists the flag for each.
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
+
+#include "tensorgate/limits.hpp"  // Policy
 
 namespace tensorgate::service {
 
@@ -109,6 +112,12 @@ struct ServiceConfig {
   // GET / and /ui/*: the page for people (docs/service.md, "The web page"). `--no-ui` turns it
   // off (404) for a hub's internal deployment, where only machines call the API.
   bool ui = true;
+
+  // --- the policy --------------------------------------------------------------------------
+  // `policy = FILE` (docs/policy.md): read and parsed once at start, then applied to every
+  // /v1/validate and /v1/check-model request and named in their answers; a file that cannot
+  // be read or parsed stops the start. Null: the built-in lists alone.
+  std::shared_ptr<const Policy> policy;
 
   // --- logging ---------------------------------------------------------------------------------
   // spdlog level name for the access log: "info" logs one line per request, "off" none.
