@@ -23,6 +23,8 @@ std::uint64_t le64(std::string_view s) {
   return v;
 }
 
+constexpr std::string_view kHdf5Signature{"\x89HDF\r\n\x1a\n", 8};
+
 bool json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // The pickle scanner over the first bytes: PROTO 2-5 and one more opcode, or any other start
@@ -61,10 +63,17 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
   if (starts(prefix, "GGUF")) return Classification{Format::gguf, {}, {}};
   if (starts(prefix, "PK\x03\x04") || starts(prefix, std::string_view("PK\x05\x06", 4))) return Classification{Format::zip, {}, {}};
   if (starts(prefix, "\x93NUMPY")) return Classification{Format::npy, {}, {}};
+  if (starts(prefix, kHdf5Signature)) return Classification{Format::hdf5, {}, {}};
   const bool magic_pending = could_start(prefix, "GGUF") || could_start(prefix, "PK\x03\x04") ||
                              could_start(prefix, std::string_view("PK\x05\x06", 4)) || could_start(prefix, "\x93NUMPY") ||
-                             could_start(prefix, "version https://");
+                             could_start(prefix, kHdf5Signature) || could_start(prefix, "version https://");
   if (!complete && magic_pending) return std::nullopt;
+  // HDF5 after a user block (h5py's userblock_size): its signature at 512, 1024 or 2048, the
+  // places within kPrefix where HDF5 looks. Decided before the guesses below, whatever the user
+  // block holds (h5py.is_hdf5 and Keras look there too), so a stream waits for those bytes.
+  if (prefix.size() < 2048 + kHdf5Signature.size() && !complete) return std::nullopt;
+  for (const std::size_t at : {512, 1024, 2048})
+    if (prefix.substr(std::min(at, prefix.size()), kHdf5Signature.size()) == kHdf5Signature) return Classification{Format::hdf5, {}, {}};
   if (starts_like_lfs_pointer(prefix)) {
     if (!complete) return std::nullopt;
     return Classification{Format::lfs_pointer, {}, parse_lfs_pointer(prefix)};
