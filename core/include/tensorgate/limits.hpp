@@ -150,8 +150,9 @@ struct KerasLimits {
 // header and the attributes in it, read once and in order. It keeps only the regions it still has
 // to read (object header chunks, global heap collections) and lets the face skip the rest.
 struct Hdf5Limits {
-  // Bytes of metadata held in all: the superblock, the root object header's chunks, the global
-  // heap collections that hold its variable-length strings. A Keras model's config is a few MB.
+  // Bytes of metadata read in all, each region counted when it is asked for (before any of it is
+  // held): the superblock, the root object header's chunks, the global heap collections that hold
+  // its variable-length strings. A Keras model's config is a few MB.
   std::uint64_t max_metadata_bytes = 256ull << 20;
   // One attribute's value (its data, or the heap object of a variable-length string).
   std::uint64_t max_attribute_bytes = 256ull << 20;

@@ -21,13 +21,17 @@ std::uint64_t Regions::step(std::uint64_t available) const {
   return n;
 }
 
-void Regions::take(std::string_view bytes) {
+std::uint64_t Regions::take(std::string_view bytes) {
   const std::uint64_t end = pos_ + bytes.size();
+  std::uint64_t held = 0;
   for (Region& r : pending_) {
     const std::uint64_t lo = std::max(pos_, r.address), hi = std::min(end, r.address + r.length);
-    if (lo < hi) r.bytes.append(bytes.substr(static_cast<std::size_t>(lo - pos_), static_cast<std::size_t>(hi - lo)));
+    if (lo >= hi) continue;
+    r.bytes.append(bytes.substr(static_cast<std::size_t>(lo - pos_), static_cast<std::size_t>(hi - lo)));
+    held += hi - lo;
   }
   pos_ = end;
+  return held;
 }
 
 std::uint64_t Regions::gap() const {

@@ -34,7 +34,8 @@ class Regions {
   // How far the next feed may go before a region completes: at most `available`.
   std::uint64_t step(std::uint64_t available) const;
   // `bytes` (at the position) into every region they fall in; the position moves past them.
-  void take(std::string_view bytes);
+  // Returns the bytes the regions now hold more.
+  std::uint64_t take(std::string_view bytes);
   // Bytes skipped, never seen: only where no region lies (the face skips what is offered).
   void skip(std::uint64_t count) { pos_ += count; }
   // Bytes up to the first region, when every region lies ahead; 0 inside one or when none remain.

@@ -39,8 +39,9 @@ Progress Hdf5Validator::feed(std::span<const std::byte> chunk) {
       break;
     }
     const auto n = static_cast<std::size_t>(regions_.step(rest.size()));
-    regions_.take(rest.substr(0, n));
+    const std::uint64_t held = regions_.take(rest.substr(0, n));
     rest.remove_prefix(n);
+    if (held && !hold(held)) break;
     settle();
   }
   return progress();
@@ -110,7 +111,7 @@ bool Hdf5Validator::request(Region r, const char* what) {
                                     "regions it knows it needs; the file is not checked");
     return false;
   }
-  if (!charge(r.length)) return false;
+  if (!claim(r.length)) return false;
   regions_.add(std::move(r));
   return true;
 }
@@ -119,25 +120,29 @@ bool Hdf5Validator::extend(Region& r, std::uint64_t length, std::uint32_t stage)
   r.stage = stage;
   if (length <= r.bytes.size()) {
     r.bytes.resize(static_cast<std::size_t>(length));
-  } else if (!charge(length - r.length)) {
+  } else if (!claim(length - r.length)) {
     return true;
   }
   r.length = length;
   return true;
 }
 
-bool Hdf5Validator::charge(std::uint64_t bytes) {
+bool Hdf5Validator::claim(std::uint64_t bytes) {
   const std::uint64_t cap = limits_.hdf5.max_metadata_bytes;
-  if (bytes > cap - std::min(cap, metadata_bytes_)) {
+  if (bytes > cap - std::min(cap, metadata_claimed_)) {
     abort_with("hdf5-metadata-bytes", "the file's metadata needs more than Limits::hdf5.max_metadata_bytes (" + num(cap) +
-                                          " bytes) held at once; the file is not checked");
+                                          " bytes); the file is not checked");
     return false;
   }
-  metadata_bytes_ += bytes;
+  metadata_claimed_ += bytes;
+  return true;
+}
+
+// Charged as the bytes arrive, not when a region is asked for: a file that claims a large block
+// holds nothing of the budget until it sends the bytes.
+bool Hdf5Validator::hold(std::uint64_t bytes) {
   if (memory_.add(bytes)) return true;
-  abort_with("hdf5-memory-budget", "no memory left in the shared budget for " + num(memory_.used()) +
-                                       " bytes of the file's metadata",
-             AbortKind::memory_budget);
+  abort_with("hdf5-memory-budget", "no memory left in the shared budget for the file's metadata", AbortKind::memory_budget);
   return false;
 }
 

@@ -62,7 +62,10 @@ class Hdf5Validator final : public Validator {
   bool request(Region r, const char* what);
   // A region read in place grows (its first bytes gave its length).
   bool extend(Region& r, std::uint64_t length, std::uint32_t stage);
-  bool charge(std::uint64_t bytes);
+  // A region's length against Limits::hdf5.max_metadata_bytes, before any of it is held.
+  bool claim(std::uint64_t bytes);
+  // Bytes held (a region's as they arrive, a kept value) from the shared memory budget.
+  bool hold(std::uint64_t bytes);
   std::optional<std::uint64_t> absolute(std::uint64_t relative, const char* what, std::uint64_t offset);
   void fail(std::string message, std::uint64_t offset);  // KR.hdf5; the reading stops
   void abort_with(std::string limit, std::string message, AbortKind kind = AbortKind::limit);
@@ -74,7 +77,7 @@ class Hdf5Validator final : public Validator {
   Regions regions_;
   std::optional<Aborted> aborted_;
   bool stopped_ = false, finished_ = false, judged_ = false;
-  std::uint64_t bytes_seen_ = 0, metadata_bytes_ = 0;
+  std::uint64_t bytes_seen_ = 0, metadata_claimed_ = 0;
 
   std::optional<Superblock> superblock_;
   std::uint64_t base_ = 0;

@@ -96,7 +96,7 @@ void Hdf5Validator::on_attribute(const Message& m, std::uint64_t offset) {
                                                   " bytes, more than Limits::hdf5.max_attribute_bytes (" +
                                                   num(limits_.hdf5.max_attribute_bytes) + "); the file is not checked");
   }
-  if (!charge(k.value.size() + k.name.size())) return;
+  if (!hold(k.value.size() + k.name.size())) return;
   attributes_.push_back(std::move(k));
   if (attributes_.back().waiting) wait_for_heap(attributes_.size() - 1);
 }
@@ -121,7 +121,7 @@ void Hdf5Validator::resolve_waiting(std::uint64_t address, std::string_view coll
     Fault f = collection_object(collection, summary_.length_size, k.waiting->index, object);
     if (!f) f = resolve(k, object, address + static_cast<std::uint64_t>(object.data() - collection.data()));
     if (f) return fault(f, "attribute " + quoted(k.name, 80) + "'s string in the global heap collection at byte " + num(address), address);
-    if (!charge(k.value.size())) return;
+    if (!hold(k.value.size())) return;
   }
 }
 
