@@ -68,12 +68,6 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
                              could_start(prefix, std::string_view("PK\x05\x06", 4)) || could_start(prefix, "\x93NUMPY") ||
                              could_start(prefix, kHdf5Signature) || could_start(prefix, "version https://");
   if (!complete && magic_pending) return std::nullopt;
-  // HDF5 after a user block (h5py's userblock_size): its signature at 512, 1024 or 2048, the
-  // places within kPrefix where HDF5 looks. Decided before the guesses below, whatever the user
-  // block holds (h5py.is_hdf5 and Keras look there too), so a stream waits for those bytes.
-  if (prefix.size() < 2048 + kHdf5Signature.size() && !complete) return std::nullopt;
-  for (const std::size_t at : {512, 1024, 2048})
-    if (prefix.substr(std::min(at, prefix.size()), kHdf5Signature.size()) == kHdf5Signature) return Classification{Format::hdf5, {}, {}};
   if (starts_like_lfs_pointer(prefix)) {
     if (!complete) return std::nullopt;
     return Classification{Format::lfs_pointer, {}, parse_lfs_pointer(prefix)};
@@ -93,6 +87,13 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
     small_length = prefix.find('\0') != std::string_view::npos;
     for (std::size_t i = 4; i < prefix.size(); ++i) small_length = small_length && prefix[i] == 0;
   }
+  // HDF5 after a user block (h5py's userblock_size): its signature at 512, 1024 or 2048, the
+  // places within kPrefix where HDF5 looks. Decided before the guesses below (a user block that
+  // runs as a pickle is FK.polyglot's), so a stream waits for those bytes; after the safetensors
+  // header's start, which the first bytes decide.
+  if (prefix.size() < 2048 + kHdf5Signature.size() && !complete) return std::nullopt;
+  for (const std::size_t at : {512, 1024, 2048})
+    if (prefix.substr(std::min(at, prefix.size()), kHdf5Signature.size()) == kHdf5Signature) return Classification{Format::hdf5, {}, {}};
   switch (pickle_probe(prefix, complete)) {
     case Verdict::yes: return Classification{Format::pickle, {}, {}};
     case Verdict::undecided: return std::nullopt;
