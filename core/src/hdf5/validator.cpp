@@ -51,6 +51,9 @@ Progress Hdf5Validator::skip(std::uint64_t count) {
   assert((!reading() || count <= regions_.gap()) && "skip() only past the bytes the validator looks at");
   if (finished_) return progress();
   bytes_seen_ += count;
+  // A caller that skips bytes a region needs leaves it with a hole: no guess, no verdict.
+  if (reading() && count > regions_.gap())
+    abort_with("hdf5-skipped", "bytes the reader needed were skipped by the caller; the file is not checked");
   regions_.skip(count);
   return progress();
 }
