@@ -100,6 +100,16 @@ TEST(Hdf5, AFileOfNoKerasModelListsItsAttributes) {
   EXPECT_EQ(row("ids"), "int64 [0, 1, 2, 3, 4]");
   EXPECT_EQ(row("flag"), "uint8 1");
   EXPECT_EQ(row("raw"), "vlen-string fixed");
+  // Keras 2's save_weights (a hub's tf_model.h5): the layers' names, no model_config, no judgement.
+  const Report weights = check("weights_only.h5");
+  EXPECT_TRUE(weights.valid);
+  EXPECT_TRUE(weights.findings.empty());
+  EXPECT_FALSE(h5(weights).keras);
+  ASSERT_EQ(h5(weights).attributes.size(), 3u);
+  EXPECT_EQ(h5(weights).attributes[0].name, "layer_names");
+  EXPECT_EQ(h5(weights).attributes[0].preview, "[dense, ...]");
+  EXPECT_EQ(h5(weights).attributes[0].bytes, 32u);
+  EXPECT_EQ(h5(weights).attributes[1].bytes, 10u);
   EXPECT_TRUE(check("empty_root.h5").valid);
   EXPECT_TRUE(h5(check("empty_root.h5")).attributes.empty());
 }

@@ -24,8 +24,8 @@ struct Hdf5Attribute {
   std::string type;                  // "string", "vlen-string", "int32", "uint8", "float64", "enum", "compound", ...
   std::uint64_t element_size = 0;    // bytes of one element as stored
   std::vector<std::uint64_t> shape;  // empty: a scalar
-  std::uint64_t bytes = 0;           // of its value as stored (a vlen string: its heap object)
-  std::string preview;               // the start of its value as text ("" when not shown)
+  std::uint64_t bytes = 0;           // of its value as stored (a scalar vlen string: of its string)
+  std::string preview;               // the start of its value as text ("" when not shown; an array's first item as "[a, ...]")
 };
 
 struct Hdf5Summary {

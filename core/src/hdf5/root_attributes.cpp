@@ -55,6 +55,13 @@ std::string_view fixed_text(const Datatype& t, std::string_view e) {
   return e.substr(0, std::min(e.size(), e.find('\0')));
 }
 
+// A string's preview: the first element's start, as a list's first item when there are more.
+std::string string_preview(const KeptAttribute& k) {
+  const std::string text = printable(std::string_view(k.value).substr(0, kPreviewBytes));
+  if (k.row.shape.empty()) return text;
+  return "[" + text + (k.elements > 1 ? ", ...]" : "]");
+}
+
 std::string numbers_preview(const Attribute& a) {
   std::string out;
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(a.elements, kPreviewNumbers));
@@ -81,11 +88,12 @@ KeptAttribute keep(const Attribute& a, std::uint64_t offset, std::uint32_t offse
   k.offset = offset;
   k.string = a.type.string;
   k.whole = read_whole(a.name);
+  k.elements = a.elements;
   if (a.elements == 0) return k;
   const std::string_view first = a.data.substr(0, static_cast<std::size_t>(a.type.size));
   if (a.type.vlen_string) {
     const HeapRef ref = heap_ref(first, offset_size);
-    k.row.bytes = ref.length;
+    if (a.shape.empty()) k.row.bytes = ref.length;  // a scalar's string; an array's heap IDs stay its bytes
     if (ref.length != 0 && ref.collection != kUndefined) k.waiting = ref;
   } else if (a.type.string) {
     const std::string_view text = fixed_text(a.type, first);
@@ -93,7 +101,7 @@ KeptAttribute keep(const Attribute& a, std::uint64_t offset, std::uint32_t offse
   } else if (numeric(a.type)) {
     k.row.preview = numbers_preview(a);
   }
-  if (k.string && !k.waiting) k.row.preview = printable(std::string_view(k.value).substr(0, kPreviewBytes));
+  if (k.string && !k.waiting) k.row.preview = string_preview(k);
   return k;
 }
 
@@ -106,7 +114,7 @@ Fault resolve(KeptAttribute& k, std::string_view object, std::uint64_t object_of
   const std::string_view text = object.substr(0, ref.length);
   k.value.assign(k.whole ? text : text.substr(0, kPreviewBytes));
   k.offset = object_offset;
-  k.row.preview = printable(std::string_view(k.value).substr(0, kPreviewBytes));
+  k.row.preview = string_preview(k);
   return {};
 }
 

@@ -20,6 +20,7 @@ struct KeptAttribute {
   Hdf5Attribute row;
   std::string name;   // as stored (the row's is printable and cut)
   bool string = false;
+  std::uint64_t elements = 0;  // more than one, or a 1-D shape: the preview shows the first as a list's
   bool listed = false;  // a row of the summary
   bool whole = false;  // `value` is the whole value (a name a check reads), not a preview's bytes
   std::string value;   // a string's bytes

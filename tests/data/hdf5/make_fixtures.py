@@ -122,6 +122,15 @@ with h5py.File("plain.h5", "w") as f:
     f.create_dataset("data", data=np.arange(64, dtype=np.float32))
 with h5py.File("empty_root.h5", "w") as f:
     pass
+# Keras 2's save_weights (a hub's tf_model.h5): the layers' names and no model_config.
+with h5py.File("weights_only.h5", "w") as f:
+    f.attrs["layer_names"] = [b"dense", b"dense_1"]
+    f.attrs["backend"] = b"tensorflow"
+    f.attrs["keras_version"] = b"2.11.0"
+    for name, shape in (("dense", (4, 8)), ("dense_1", (8, 1))):
+        g = f.create_group(name)
+        g.attrs["weight_names"] = [f"{name}/kernel:0".encode(), f"{name}/bias:0".encode()]
+        g.create_group(name).create_dataset("kernel:0", data=np.zeros(shape, dtype=np.float32))
 
 keras2("userblock.h5", BENIGN, userblock_size=512)
 keras3("userblock_2048.h5", BENIGN, userblock_size=2048)
