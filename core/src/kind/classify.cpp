@@ -38,7 +38,11 @@ Verdict pickle_probe(std::string_view prefix, bool complete) {
   const unsigned char b0 = static_cast<unsigned char>(prefix[0]);
   const bool proto = b0 == 0x80 && prefix.size() >= 2 && static_cast<unsigned char>(prefix[1]) <= 5;
   const std::uint64_t needed = proto ? 2 : 4;
-  if (s.pickles > 0 || s.opcodes >= needed + (probe.stopped() ? 1 : 0)) return Verdict::yes;
+  // A stream that breaks needs one opcode more; while the prefix may still grow, a stream not
+  // broken yet may break in the bytes to come, so it needs that one more too: the verdict must
+  // not depend on where the input's chunks end.
+  const bool may_break = probe.stopped() || !complete;
+  if (s.pickles > 0 || s.opcodes >= needed + (may_break ? 1 : 0)) return Verdict::yes;
   // PROTO and an opcode whose announced length runs past the input (FRAME, BINBYTES8, ...): a
   // truncated pickle, whose rules say so (PK.truncated), not a broken safetensors length.
   if (proto && prefix.size() >= 3) {
