@@ -44,8 +44,8 @@ def rel(path):
     return os.path.relpath(path, root)
 
 
-ROOM_ROW = re.compile(r"^\|\s*`core/src/([a-z_]+)/`\s*\|.*\|([^|]*)\|\s*$", re.M)
-ROOM_INCLUDE = re.compile(r'^\s*#\s*include\s*"([a-z_]+)/', re.M)
+ROOM_ROW = re.compile(r"^\|\s*`core/src/([a-z0-9_]+)/`\s*\|.*\|([^|]*)\|\s*$", re.M)
+ROOM_INCLUDE = re.compile(r'^\s*#\s*include\s*"([a-z0-9_]+)/', re.M)
 
 
 def room_walls():
@@ -58,7 +58,7 @@ def room_walls():
         if room not in rooms:
             found.append(f"docs/architecture.md: the room table has a row for core/src/{room}/, which is no room of the tree")
             continue
-        walls[room] = {name for name in re.findall(r"`([a-z_]+)`", may_include) if name in rooms}
+        walls[room] = {name for name in re.findall(r"`([a-z0-9_]+)`", may_include) if name in rooms}
     for room in sorted(rooms - walls.keys()):
         found.append(f"core/src/{room}/: a room without a row in the room table of docs/architecture.md")
     return rooms, walls, found

@@ -11,6 +11,7 @@
 #include "keras/config_walk.hpp"
 #include "stream_check.hpp"
 #include "tensorgate/model_dir.hpp"
+#include "zip_builder.hpp"
 #include "tensorgate/zip.hpp"
 
 namespace {
@@ -154,6 +155,43 @@ TEST(KerasDirectory, TheConfigIsJudgedAndTheWeightsFileMakesTheModel) {
   EXPECT_EQ(ids(check(dense, {})), "MD.no-weights ");
   const auto transformers = check(R"({"model_type": "llama", "class_name": "X", "config": {}})", {"pytorch_model.bin"});
   EXPECT_FALSE(transformers.summary.keras);
+}
+
+// A legacy (Keras 2) config names no module: built-in classes are not custom objects, a class
+// registered as package>Name by another package is; a legacy training_config has no top-level
+// class_name, and the messages name the attribute the JSON came from.
+TEST(KerasConfigWalk, LegacyConfigs) {
+  const auto walk = [](std::string_view text, bool top_object = true) {
+    tensorgate::detail::FindingList findings(64);
+    tensorgate::detail::keras::ConfigWalk w({}, findings, 0, "", "model_config", top_object);
+    w.feed(text);
+    w.finish();
+    std::string ids;
+    for (const auto& f : findings.items()) ids += std::string(tensorgate::rule_info(f.rule).id) + " " + f.message + "\n";
+    return ids;
+  };
+  EXPECT_EQ(walk(R"({"class_name":"Sequential","config":{"layers":[{"class_name":"Dense","config":{"name":"d"}}]}})"), "");
+  EXPECT_EQ(walk(R"({"class_name":"Sequential","config":{"layers":[{"class_name":"Lambda","config":{"function":["4wAAAA==",null,null],"function_type":"lambda"}}]}})")
+                .substr(0, 10),
+            "KR.lambda ");
+  EXPECT_NE(walk(R"({"class_name":"Sequential","config":{"layers":[{"class_name":"Addons>GELU","config":{}}]}})").find("KR.custom-object"),
+            std::string::npos);
+  EXPECT_EQ(walk(R"({"class_name":"Sequential","config":{"layers":[{"class_name":"keras>Thing","config":{}}]}})"), "");
+  EXPECT_EQ(walk(R"({"loss":"mse","optimizer_config":{"class_name":"Adam","config":{}}})", false), "");
+  EXPECT_EQ(walk("{not json"), "KR.config model_config is not JSON: syntax error\n");
+}
+
+// A .keras archive's model.weights.h5 must be HDF5: h5py's bytes pass, others warn.
+TEST(Keras, AWeightsFileThatIsNoHdf5Warns) {
+  const std::string config = R"({"class_name":"Sequential","config":{"layers":[]}})";
+  const auto archive = [&](const std::string& weights) {
+    return tgtest::build_zip({{"metadata.json", "{}"}, {"config.json", config}, {"model.weights.h5", weights}});
+  };
+  const Report bad = check_detected("model.keras", archive("not hdf5 at all"));
+  EXPECT_TRUE(bad.valid);
+  EXPECT_EQ(warnings_of(bad), "KR.weights-file");
+  EXPECT_EQ(warnings_of(check_detected("model.keras", archive(std::string("\x89HDF\r\n\x1a\n", 8) + "rest"))), "");
+  EXPECT_EQ(warnings_of(check_detected("model.keras", archive(""))), "KR.weights-file");
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // What loading the file would run, and the gate's verdict on each: the globals its pickles
 // import and call (a checkpoint's data.pkl, a joblib file, an archive's pickles), a Keras
-// config's classes, a TorchScript archive's scripted classes and code files, an ONNX model's
-// ops of domains other than ONNX's own. Read from the summary the report already has; a file
-// that runs nothing (safetensors, GGUF) gets no panel.
+// config's classes (a .keras archive's, a directory's, a legacy .h5 file's), a TorchScript
+// archive's scripted classes and code files, an ONNX model's ops of domains other than ONNX's
+// own. Read from the summary the report already has; a file that runs nothing (safetensors,
+// GGUF) gets no panel.
 import {h} from './dom.js';
 import * as fmt from './format.js';
 
@@ -51,8 +52,10 @@ export function executionRows(report) {
   const rows = [];
   if (s.kind === 'pickle') rows.push(...pickleRows(s, 'the pickle'));
   for (const p of list(s.pickles)) rows.push(...pickleRows(p.summary, str(p.entry)));
-  if (s.keras && typeof s.keras === 'object') {
-    for (const k of list(s.keras.classes)) {
+  // A .keras archive's or a Keras directory's facts are `keras`; a legacy .h5 file's are its `keras.model`.
+  const keras = s.keras && typeof s.keras === 'object' ? (Array.isArray(s.keras.classes) ? s.keras : s.keras.model) : null;
+  if (keras && typeof keras === 'object') {
+    for (const k of list(keras.classes)) {
       rows.push({kind: 'Keras object', name: str(k.class_name), where: str(k.module) || 'config.json',
         verdict: str(k.verdict) || 'custom', note: '', uses: Number(k.count || 0)});
     }

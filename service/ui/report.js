@@ -16,7 +16,7 @@ import {sarifText, downloadName, download, copy} from './sarif.js';
 // them, before "file" ("Invalid pickle file", "Valid Git LFS pointer file").
 const FORMAT_NAMES = {
   safetensors: 'safetensors', gguf: 'GGUF', pickle: 'pickle', zip: 'zip', npy: 'NumPy .npy', tar: 'tar', onnx: 'ONNX',
-  savedmodel: 'TensorFlow SavedModel',
+  savedmodel: 'TensorFlow SavedModel', hdf5: 'HDF5',
   'lfs-pointer': 'Git LFS pointer', empty: 'empty', unknown: 'unrecognised',
   'model-directory': 'model repository',
 };

@@ -36,6 +36,7 @@ TARGETS = {
     "tar_fuzzer": ["auto", "tar"],
     "onnx_fuzzer": ["auto", "onnx"],
     "savedmodel_fuzzer": ["auto", "savedmodel"],
+    "hdf5_fuzzer": ["auto", "hdf5"],
     "torchscript_code_fuzzer": ["auto"],
     "chat_template_fuzzer": ["auto"],
     "cli_report_fuzzer": ["auto"],

@@ -55,6 +55,10 @@ class DefaultDenyTest(unittest.TestCase):
                 self.assertEqual(code, 1)
                 self.assertIn("PK.dangerous-global", [f["rule"] for f in doc["files"][0]["findings"]])
 
+    def test_benign_hdf5_files_have_no_finding(self):
+        self.assert_all_clean([os.path.join(DATA, "hdf5", n) for n in (
+            "keras2_dense.h5", "keras2_fixed.h5", "keras3_dense.h5", "latest.h5", "userblock.h5", "plain.h5")])
+
     def test_real_chat_templates_have_no_finding(self):
         self.assert_all_clean(files("chat_templates/real/*.jinja"))
 

@@ -149,6 +149,28 @@ struct KerasLimits {
   std::uint64_t max_listed_classes = 1024;
 };
 
+// Bounds of the HDF5 reader (KR): a legacy Keras .h5 file's superblock, its root group's object
+// header and the attributes in it, read once and in order. It keeps only the regions it still has
+// to read (object header chunks, global heap collections) and lets the face skip the rest.
+struct Hdf5Limits {
+  // Bytes of metadata read in all, each region counted when it is asked for (before any of it is
+  // held): the superblock, the root object header's chunks, the global heap collections that hold
+  // its variable-length strings. A Keras model's config is a few MB.
+  std::uint64_t max_metadata_bytes = 256ull << 20;
+  // One attribute's value (its data, or the heap object of a variable-length string).
+  std::uint64_t max_attribute_bytes = 256ull << 20;
+  // Attributes of the root group read (Keras writes four); past it the verdict is aborted.
+  std::uint32_t max_attributes = 4096;
+  // Continuation blocks of the root object header (each one is a region read later in the file).
+  std::uint32_t max_continuations = 1024;
+  // Messages of the root object header, all chunks together (version 1 counts them in 16 bits).
+  std::uint32_t max_header_messages = 65536;
+  // The largest user block searched for the signature (HDF5 looks at 0, 512, 1024, 2048, ...).
+  std::uint64_t max_user_block = 1ull << 20;
+  // Attributes listed in the summary; past it, counted only.
+  std::uint32_t max_listed_attributes = 256;
+};
+
 struct SavedModelLimits {
   // Messages nested below the top one. A node sits four levels down (meta graph, graph,
   // function library, function); attribute values nest through functions' attribute lists.
@@ -293,6 +315,7 @@ struct Limits {
   OnnxLimits onnx{};
   SavedModelLimits savedmodel{};
   KerasLimits keras{};
+  Hdf5Limits hdf5{};
   DiffLimits diff{};
   ReportLimits report{};
   // --- chat templates (tokenizer_config.json and chat_template.json are read whole within

@@ -207,6 +207,8 @@ struct ConfigWalk::Impl {
   std::uint64_t base;
   std::string where;
   boost::json::basic_parser<Handler> parser;
+  std::string document = "config.json";
+  bool top_object = true;
   std::uint64_t fed = 0;
   bool failed = false;
 
@@ -218,8 +220,11 @@ struct ConfigWalk::Impl {
 };
 
 ConfigWalk::ConfigWalk(const KerasLimits& limits, FindingList& findings, std::uint64_t base, std::string where,
-                       std::shared_ptr<const Policy> policy)
-    : impl_(std::make_unique<Impl>(limits, findings, base, std::move(where), std::move(policy))) {}
+                       std::string document, bool top_object, std::shared_ptr<const Policy> policy)
+    : impl_(std::make_unique<Impl>(limits, findings, base, std::move(where), std::move(policy))) {
+  impl_->document = std::move(document);
+  impl_->top_object = top_object;
+}
 
 ConfigWalk::~ConfigWalk() = default;
 
@@ -227,7 +232,7 @@ void ConfigWalk::feed(std::string_view bytes) {
   Impl& s = *impl_;
   if (s.failed || bytes.empty()) return;
   if (bytes.size() > s.limits.max_config_bytes - std::min(s.fed, s.limits.max_config_bytes)) {
-    return s.fail("config.json is larger than Limits::keras.max_config_bytes (" +
+    return s.fail(s.document + " is larger than Limits::keras.max_config_bytes (" +
                   std::to_string(s.limits.max_config_bytes) + " bytes): it is not judged");
   }
   s.fed += bytes.size();
@@ -236,10 +241,10 @@ void ConfigWalk::feed(std::string_view bytes) {
     ec_t ec;
     used = s.parser.write_some(true, bytes.data(), bytes.size(), ec);
     // No byte position: where the parser stops inside a token depends on where the chunks end.
-    if (ec) return s.fail("config.json is not JSON: " + ec.message());
+    if (ec) return s.fail(s.document + " is not JSON: " + ec.message());
   }
   if (s.parser.done() && bytes.substr(used).find_first_not_of(" \t\r\n") != std::string_view::npos)
-    s.fail("config.json goes on after its JSON document");
+    s.fail(s.document + " goes on after its JSON document");
 }
 
 void ConfigWalk::finish() {
@@ -248,10 +253,10 @@ void ConfigWalk::finish() {
   if (!s.parser.done()) {
     ec_t ec;
     s.parser.write_some(false, nullptr, 0, ec);
-    if (ec || !s.parser.done()) return s.fail("config.json ends inside its JSON document");
+    if (ec || !s.parser.done()) return s.fail(s.document + " ends inside its JSON document");
   }
   const Handler& h = s.parser.handler();
-  if (!h.top_is_keras()) s.fail("config.json is not a Keras object: its top level has no class_name");
+  if (s.top_object && !h.top_is_keras()) s.fail(s.document + " is not a Keras object: its top level has no class_name");
 }
 
 const KerasConfigFacts& ConfigWalk::facts() const { return impl_->parser.handler().facts(); }

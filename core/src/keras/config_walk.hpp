@@ -25,8 +25,12 @@ using KerasConfigFacts = KerasSummary;
 class ConfigWalk {
  public:
   // `where`: a prefix for messages ("entry \"config.json\": "); `base`: the file offset findings
-  // point at (the entry's); `policy`: the policy in force (Limits::policy), or null.
+  // point at (the entry's); `document`: what the messages call the JSON (a legacy .h5 file's
+  // "model_config" attribute); `top_object`: whether its top level must be a Keras object (a
+  // legacy training_config is a plain dict of them); `policy`: the policy in force
+  // (Limits::policy), or null.
   ConfigWalk(const KerasLimits& limits, FindingList& findings, std::uint64_t base, std::string where,
+             std::string document = "config.json", bool top_object = true,
              std::shared_ptr<const Policy> policy = nullptr);
   ~ConfigWalk();
   ConfigWalk(const ConfigWalk&) = delete;

@@ -77,6 +77,17 @@ Verdict judge_object(const KerasObject& o, const Policy* policy) {
       add(Rule::kr_custom_object, what(o) + " comes from module " + quoted(o.module, 120) +
                                       ", outside Keras: loading the model imports it and builds its class");
   }
+  // A legacy config (a Keras 2 .h5 file's) names no module: a class registered with
+  // register_keras_serializable is "package>Name", built from code outside the file.
+  if (o.module.empty() && v.items.empty()) {
+    const std::string_view name = o.class_name.find('>') != std::string::npos ? o.class_name : o.registered_name;
+    const std::size_t gt = name.find('>');
+    if (gt != std::string_view::npos && gt > 0 && !keras_module(name.substr(0, gt))) {
+      v.custom = true;
+      add(Rule::kr_custom_object, what(o) + " is registered by package " + quoted(name.substr(0, gt), 120) +
+                                      ", outside Keras: loading the model needs that package's class");
+    }
+  }
   return v;
 }
 

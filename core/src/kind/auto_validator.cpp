@@ -5,6 +5,7 @@
 
 #include "tensorgate/detect.hpp"
 #include "tensorgate/gguf.hpp"
+#include "tensorgate/hdf5.hpp"
 #include "tensorgate/onnx.hpp"
 #include "tensorgate/pickle.hpp"
 #include "tensorgate/savedmodel.hpp"

@@ -23,6 +23,8 @@ std::uint64_t le64(std::string_view s) {
   return v;
 }
 
+constexpr std::string_view kHdf5Signature{"\x89HDF\r\n\x1a\n", 8};
+
 bool json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // The pickle scanner over the first bytes: PROTO 2-5 and one more opcode, or any other start
@@ -36,7 +38,11 @@ Verdict pickle_probe(std::string_view prefix, bool complete) {
   const unsigned char b0 = static_cast<unsigned char>(prefix[0]);
   const bool proto = b0 == 0x80 && prefix.size() >= 2 && static_cast<unsigned char>(prefix[1]) <= 5;
   const std::uint64_t needed = proto ? 2 : 4;
-  if (s.pickles > 0 || s.opcodes >= needed + (probe.stopped() ? 1 : 0)) return Verdict::yes;
+  // A stream that breaks needs one opcode more; while the prefix may still grow, a stream not
+  // broken yet may break in the bytes to come, so it needs that one more too: the verdict must
+  // not depend on where the input's chunks end.
+  const bool may_break = probe.stopped() || !complete;
+  if (s.pickles > 0 || s.opcodes >= needed + (may_break ? 1 : 0)) return Verdict::yes;
   // PROTO and an opcode whose announced length runs past the input (FRAME, BINBYTES8, ...): a
   // truncated pickle, whose rules say so (PK.truncated), not a broken safetensors length.
   if (proto && prefix.size() >= 3) {
@@ -61,9 +67,10 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
   if (starts(prefix, "GGUF")) return Classification{Format::gguf, {}, {}};
   if (starts(prefix, "PK\x03\x04") || starts(prefix, std::string_view("PK\x05\x06", 4))) return Classification{Format::zip, {}, {}};
   if (starts(prefix, "\x93NUMPY")) return Classification{Format::npy, {}, {}};
+  if (starts(prefix, kHdf5Signature)) return Classification{Format::hdf5, {}, {}};
   const bool magic_pending = could_start(prefix, "GGUF") || could_start(prefix, "PK\x03\x04") ||
                              could_start(prefix, std::string_view("PK\x05\x06", 4)) || could_start(prefix, "\x93NUMPY") ||
-                             could_start(prefix, "version https://");
+                             could_start(prefix, kHdf5Signature) || could_start(prefix, "version https://");
   if (!complete && magic_pending) return std::nullopt;
   if (starts_like_lfs_pointer(prefix)) {
     if (!complete) return std::nullopt;
@@ -84,6 +91,13 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
     small_length = prefix.find('\0') != std::string_view::npos;
     for (std::size_t i = 4; i < prefix.size(); ++i) small_length = small_length && prefix[i] == 0;
   }
+  // HDF5 after a user block (h5py's userblock_size): its signature at 512, 1024 or 2048, the
+  // places within kPrefix where HDF5 looks. Decided before the guesses below (a user block that
+  // runs as a pickle is FK.polyglot's), so a stream waits for those bytes; after the safetensors
+  // header's start, which the first bytes decide.
+  if (prefix.size() < 2048 + kHdf5Signature.size() && !complete) return std::nullopt;
+  for (const std::size_t at : {512, 1024, 2048})
+    if (prefix.substr(std::min(at, prefix.size()), kHdf5Signature.size()) == kHdf5Signature) return Classification{Format::hdf5, {}, {}};
   switch (pickle_probe(prefix, complete)) {
     case Verdict::yes: return Classification{Format::pickle, {}, {}};
     case Verdict::undecided: return std::nullopt;

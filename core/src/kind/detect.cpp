@@ -4,6 +4,7 @@
 
 #include "kind/auto_validator.hpp"
 #include "tensorgate/gguf.hpp"
+#include "tensorgate/hdf5.hpp"
 #include "tensorgate/onnx.hpp"
 #include "tensorgate/pickle.hpp"
 #include "tensorgate/savedmodel.hpp"

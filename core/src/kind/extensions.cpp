@@ -30,6 +30,8 @@ constexpr Extension kExtensions[] = {
     {".npz", {Format::zip}, 1},
     {".tar", {Format::tar}, 1},
     {".onnx", {Format::onnx}, 1},
+    {".h5", {Format::hdf5}, 1},
+    {".hdf5", {Format::hdf5}, 1},
 };
 
 const Extension* extension_of(std::string_view name) {

@@ -10,6 +10,8 @@
 namespace tensorgate::detail::members {
 namespace {
 
+constexpr std::string_view kHdf5Signature{"\x89HDF\r\n\x1a\n", 8};
+
 enum class Probe : std::uint8_t { no, proto, plain };
 
 bool ends_with_nocase(std::string_view s, std::string_view suffix) {
@@ -62,6 +64,8 @@ void MemberContent::start(std::string_view name, std::uint64_t base, bool exact,
   code_.reset();
   operators_.reset();
   keras_.reset();
+  hdf5_named_ = name == "model.weights.h5";
+  hdf5_head_.clear();
   if (pickle || pickle_name(name)) begin(Content::pickle);
   else if (name == "config.json") begin(Content::keras_config);  // a .keras archive's model config
 }
@@ -91,7 +95,8 @@ void MemberContent::begin(Content c, bool tentative) {
   }
   if (c == Content::npy) npy_ = std::make_unique<npy::NpyScanner>(limits_, site_, budget_);
   if (c == Content::keras_config)
-    keras_ = std::make_unique<keras::ConfigWalk>(limits_.keras, findings_, site_.base, site_.where, limits_.policy);
+    keras_ = std::make_unique<keras::ConfigWalk>(limits_.keras, findings_, site_.base, site_.where, "config.json", true,
+                                                   limits_.policy);
   if (c == Content::data && !crc_wanted_) crc_on_ = false;
   const auto* p = reinterpret_cast<const unsigned char*>(head_.data());
   if (pickle_) pickle_->feed(p, head_.size());
@@ -123,6 +128,8 @@ void MemberContent::decide(bool at_end) {
 void MemberContent::feed(const unsigned char* p, std::size_t n) {
   if (n == 0) return;
   size_ += n;
+  if (hdf5_named_ && hdf5_head_.size() < kHdf5Signature.size())
+    hdf5_head_.append(reinterpret_cast<const char*>(p), std::min(n, kHdf5Signature.size() - hdf5_head_.size()));
   if (content_ == Content::undecided) {
     // Only the probe's bytes are summed before the content is known: a data entry whose CRC
     // is not checked (stored, not a pickle) must not pay for it over the rest of the chunk.
@@ -152,6 +159,13 @@ void MemberContent::finish() {
   if (code_) code_->finish();
   if (operators_) operators_->finish();
   if (keras_) keras_->finish();
+  // Keras loads a .keras archive's weights with h5py: a model.weights.h5 that is no HDF5 file
+  // fails to load (its content is judged as any member's: a pickle by content is still scanned).
+  if (hdf5_named_ && hdf5_head_ != kHdf5Signature) {
+    findings_.add(Rule::kr_weights_file, site_.where + "is named model.weights.h5 but does not begin with HDF5's signature: "
+                                                       "Keras cannot load the archive's weights from it",
+                  site_.base);
+  }
   if (tentative_) settle_tentative();
   pickle_errors_ = findings_.error_count() - errors_before_;
 }

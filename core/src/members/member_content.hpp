@@ -88,6 +88,9 @@ class MemberContent {
   std::unique_ptr<torchscript::OperatorNames> operators_;
   pickle::DeferredGlobals* deferred_ = nullptr;
   std::unique_ptr<keras::ConfigWalk> keras_;
+  // A .keras archive's model.weights.h5: its first bytes, which must be HDF5's signature.
+  bool hdf5_named_ = false;
+  std::string hdf5_head_;
 };
 
 }  // namespace tensorgate::detail::members

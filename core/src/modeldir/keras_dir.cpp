@@ -28,7 +28,7 @@ void check_keras_directory(DirContext& ctx) {
   // The walk keeps its own cap; its findings point into config.json, which the directory's
   // findings name in their message instead of an offset.
   FindingList found(ctx.max_findings());
-  keras::ConfigWalk walk(ctx.keras_limits(), found, 0, "config.json: ", ctx.policy());
+  keras::ConfigWalk walk(ctx.keras_limits(), found, 0, "config.json: ", "config.json", true, ctx.policy());
   walk.feed(*ctx.dir().config_json);
   walk.finish();
   for (Finding& f : found.take()) {
