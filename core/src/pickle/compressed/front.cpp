@@ -10,9 +10,16 @@
 namespace tensorgate::detail::pickle {
 namespace {
 
-// Compressed input goes to the decoder in slices that end at multiples of this: what a slice
-// inflates to does not depend on how the input was chunked, so neither does PK.decompression.
+// Compressed input goes to the decoder in units of this many bytes from the stream's start,
+// each in one call (the last, shorter one at the stream's end or the input's): the decoder then
+// sees the same pieces however the input was chunked. Its output does depend on them: liblzma
+// hands out what it decoded only between calls, so a break found inside a call loses that
+// call's output, and where the break is found would follow the chunks. A unit waits for its
+// last byte (at most this much of an early verdict is held back).
+constexpr std::size_t kUnit = 4 << 10;
+// The bomb bound is set per slice of this many compressed bytes (whole units).
 constexpr std::uint64_t kSlice = 16 << 10;
+static_assert(kSlice % kUnit == 0);
 // The inflated bytes' buffer: large enough that the decoders run long between returns (the
 // inflate is the cost here), small beside what a check holds anyway.
 constexpr std::size_t kOut = 256 << 10;
@@ -49,9 +56,32 @@ Progress CompressedPickleValidator::feed(std::span<const std::byte> chunk) {
     take_header(p, n);
     return progress();
   }
-  const std::size_t used = inflate(p, n);
-  if (state_ == St::ended && used < n) trailing();
+  take_stream(p, n);
   return progress();
+}
+
+// Stream bytes: whole units straight from the chunk where they lie in it, the rest gathered.
+void CompressedPickleValidator::take_stream(const unsigned char* p, std::size_t n) {
+  while (n && state_ == St::stream) {
+    if (unit_.empty() && n >= kUnit) {
+      inflate_unit(p, kUnit);
+      p += kUnit;
+      n -= kUnit;
+      continue;
+    }
+    const std::size_t take = std::min(n, kUnit - unit_.size());
+    unit_.append(reinterpret_cast<const char*>(p), take);
+    p += take;
+    n -= take;
+    if (unit_.size() == kUnit) flush_unit();
+  }
+  if (n && state_ == St::ended) trailing();
+}
+
+void CompressedPickleValidator::flush_unit() {
+  const std::string unit = std::move(unit_);
+  unit_.clear();
+  inflate_unit(reinterpret_cast<const unsigned char*>(unit.data()), unit.size());
 }
 
 // The ZF header and the byte after it (a space, or the zlib stream's first byte).
@@ -74,52 +104,51 @@ void CompressedPickleValidator::take_header(const unsigned char* p, std::size_t 
   base_ = kZfHeader + (space ? 1 : 0);
   if (next && !space) {
     const auto first = static_cast<unsigned char>(header_[kZfHeader]);
-    inflate(&first, 1);
+    take_stream(&first, 1);
   }
-  const std::size_t used = inflate(p, n);
-  if (state_ == St::ended && used < n) trailing();
+  take_stream(p, n);
 }
 
-// Inflates what it can of `n` compressed bytes; returns the bytes the stream used (fewer than
-// `n` once it ends or stops).
-std::size_t CompressedPickleValidator::inflate(const unsigned char* p, std::size_t n) {
-  std::size_t used = 0;
-  while (state_ == St::stream && used < n) {
-    const std::uint64_t slice_end = (compressed_ / kSlice + 1) * kSlice;
-    const std::size_t in = static_cast<std::size_t>(std::min<std::uint64_t>(n - used, slice_end - compressed_));
-    // The slice may inflate to this much and no more: past it, a bomb.
-    const std::uint64_t bound =
-        std::min(limits_.max_inflated_bytes, std::max(limits_.bomb_floor_bytes, saturating_mul(limits_.bomb_ratio, slice_end)));
-    std::size_t taken = 0;
-    while (true) {
-      const DecodeStep st = decoder_->run(p + used + taken, in - taken, out_.get(), kOut);
-      taken += st.consumed;
-      compressed_ += st.consumed;
-      if (!charge_decoder()) return used + taken;
-      if (st.produced && !take_output(st.produced, bound, slice_end)) return used + taken;
-      if (st.status == DecodeStatus::ended) {
+// One unit of compressed bytes, inflated as far as it goes: drained through the buffer, its
+// output bounded by its slice's bomb bound. Bytes after the stream's end in it are trailing.
+void CompressedPickleValidator::inflate_unit(const unsigned char* p, std::size_t n) {
+  const std::uint64_t slice_end = (handed_ / kSlice + 1) * kSlice;
+  handed_ += n;
+  // The slice may inflate to this much and no more: past it, a bomb.
+  const std::uint64_t bound =
+      std::min(limits_.max_inflated_bytes, std::max(limits_.bomb_floor_bytes, saturating_mul(limits_.bomb_ratio, slice_end)));
+  std::size_t taken = 0;
+  while (state_ == St::stream) {
+    const DecodeStep st = decoder_->run(p + taken, n - taken, out_.get(), kOut);
+    taken += st.consumed;
+    compressed_ += st.consumed;
+    if (!charge_decoder()) return;
+    if (st.produced && !take_output(st.produced, bound, slice_end)) return;
+    switch (st.status) {
+      case DecodeStatus::ended:
         stream_ended();
-        return used + taken;
-      }
-      if (st.status == DecodeStatus::corrupt) {
+        if (taken < n) trailing();
+        return;
+      case DecodeStatus::corrupt:
         broke("the " + std::string(compression_name(c_)) + " stream does not decompress: " + quoted(decoder_->message(), 120));
-        return used + taken;
-      }
-      if (st.status == DecodeStatus::memory) {
-        if (probe_ == Probe::pending) probe_ = Probe::declined, state_ = St::stopped;
-        else abort_with("pickle-decoder-memory", std::string(compression_name(c_)) + ": " + decoder_->message() + ", past " +
+        return;
+      case DecodeStatus::memory:
+        if (probe_ == Probe::pending) {  // no pickle seen yet: not known to be this reader's
+          probe_ = Probe::declined;
+          state_ = St::stopped;
+        } else {
+          abort_with("pickle-decoder-memory", std::string(compression_name(c_)) + ": " + decoder_->message() + ", past " +
                          std::to_string(limits_.max_decoder_memory) + " (Limits::pickle.max_decoder_memory)", AbortKind::limit);
-        return used + taken;
-      }
-      if (st.produced < kOut) break;  // the slice's input is used and nothing more is pending
+        }
+        return;
+      case DecodeStatus::more: break;
     }
-    if (taken < in) {  // every decoder uses all its input unless its output fills or it ends
-      broke("the " + std::string(compression_name(c_)) + " decoder stopped taking input");
-      return used + taken;
+    if (st.produced < kOut) {  // the unit's input is used and nothing more is pending
+      // Every decoder uses all its input unless its output fills or the stream ends.
+      if (taken < n) broke("the " + std::string(compression_name(c_)) + " decoder stopped taking input");
+      return;
     }
-    used += taken;
   }
-  return used;
 }
 
 // Inflated bytes up to the slice's bound go to the scanner; more is a bomb.
@@ -267,6 +296,7 @@ Report CompressedPickleValidator::finish() {
       broke("the file ends inside its ZF header (" + std::to_string(header_.size()) + " of " + std::to_string(kZfHeader) + " bytes)");
     }
   }
+  if (state_ == St::stream && !unit_.empty()) flush_unit();  // the last, shorter unit
   if (state_ == St::stream)
     broke("the " + std::string(compression_name(c_)) + " stream is cut short: the file ends before the stream does (" +
           std::to_string(bytes_seen_ > base_ ? bytes_seen_ - base_ : 0) + " compressed bytes inflated to " + std::to_string(inflated_) + ")");

@@ -5,6 +5,9 @@
 // inflated and counted, never read as opcodes. Nothing is kept of the stream but the
 // decoder's state. The report is the pickle report with the compression in its summary.
 //
+// The decoder is given the compressed bytes in units of 4 KiB from the stream's start, so that
+// it sees the same pieces, and gives the same output, however the input was chunked.
+//
 // Bounds (Limits::pickle): the inflated size and ratio (PK.decompression, checked per 16 KiB
 // slice of compressed input so that where the chunks end never matters), the xz and lzma
 // decoders' memory (an abort). A stream that breaks or ends early is PK.compressed-stream,
@@ -49,7 +52,9 @@ class CompressedPickleValidator final : public Validator {
  private:
   enum class St : std::uint8_t { header, stream, ended, stopped };
   void take_header(const unsigned char* p, std::size_t n);
-  std::size_t inflate(const unsigned char* p, std::size_t n);
+  void take_stream(const unsigned char* p, std::size_t n);
+  void flush_unit();
+  void inflate_unit(const unsigned char* p, std::size_t n);
   bool take_output(std::size_t k, std::uint64_t bound, std::uint64_t slice_end);
   bool deliver(const unsigned char* d, std::size_t k);
   void stream_ended();
@@ -74,6 +79,8 @@ class CompressedPickleValidator final : public Validator {
   std::uint64_t declared_ = 0;         // the ZF header's length
   std::uint64_t base_ = 0;             // where the compressed stream begins in the file
   std::uint64_t bytes_seen_ = 0;       // fed or skipped
+  std::string unit_;                   // a unit of compressed bytes while it comes
+  std::uint64_t handed_ = 0;           // compressed bytes handed to the decoder (whole units)
   std::uint64_t compressed_ = 0;       // compressed bytes the decoder used
   std::uint64_t inflated_ = 0;         // inflated bytes handed to the scanner
   bool trailing_found_ = false;
