@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include <boost/json.hpp>
@@ -127,6 +129,27 @@ TEST(ServiceValidate, Early422ForADangerousGlobal) {
   EXPECT_EQ(obj(r).at("complete"), false);
   EXPECT_LE(u64(obj(r).at("bytes_received")), sent);  // what the server had read when it knew
   EXPECT_EQ(obj(r).at("findings").as_array().at(0).at("rule"), "PK.dangerous-global");
+}
+
+// Inside a compressed joblib file the same: the upload is inflated as it streams, and the
+// dangerous global in its first 4 KiB is a verdict before the rest of the body (here the
+// inflated 1 MiB of zeros after it) has come.
+TEST(ServiceValidate, Early422ForADangerousGlobalInsideACompressedJoblibFile) {
+  std::ifstream in(std::string(TG_SOURCE_DIR) + "/tests/data/joblib/hostile_first.zlib.joblib", std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string file = ss.str();
+  ASSERT_GT(file.size(), 4500u);
+  TestServer s;
+  const std::size_t sent = 4500;
+  Client c(s.port());
+  c.send(head("POST", "/v1/validate?name=model.joblib", {"Content-Length: " + std::to_string(file.size())}) + file.substr(0, sent));
+  const HttpResponse r = c.read_response("POST", "/v1/validate");
+  ASSERT_EQ(r.status, 422u) << r.body;
+  EXPECT_EQ(obj(r).at("format"), "pickle");
+  EXPECT_EQ(obj(r).at("complete"), false);
+  EXPECT_EQ(obj(r).at("findings").as_array().at(0).at("rule"), "PK.dangerous-global");
+  EXPECT_EQ(obj(r).at("summary").as_object().at("compression"), "zlib");
 }
 
 // A SavedModel's node that reads files is a verdict when the node ends, whatever follows (here a

@@ -32,6 +32,7 @@ TARGETS = {
     "gguf_chunking_fuzzer": ["gguf"],
     "pickle_fuzzer": ["auto", "pickle"],
     "joblib_fuzzer": ["auto", "pickle"],
+    "joblib_compressed_fuzzer": ["auto", "pickle"],
     "zip_fuzzer": ["auto", "zip", "npy"],
     "tar_fuzzer": ["auto", "tar"],
     "onnx_fuzzer": ["auto", "onnx"],

@@ -68,6 +68,20 @@ struct PickleLimits {
   std::uint64_t max_globals = 4096;      // distinct globals in the summary (each still judged)
   std::uint64_t max_tensors = 1ull << 18;  // state-dict tensors in the summary
   std::uint64_t max_storages = 1ull << 18;  // storages in the summary
+  // A compressed joblib file (joblib.dump(obj, f, compress=...), docs/pickle.md): what its
+  // stream may inflate to. Past max_inflated_bytes, or past bomb_floor_bytes and bomb_ratio
+  // times the compressed bytes (counted to the next 16 KiB boundary), it is PK.decompression
+  // (an error): joblib.load inflates every array into memory, so the loader pays what the
+  // stream claims. joblib's arrays of real data compress 1.1-10x; only a constant array nears
+  // deflate's ceiling of ~1032x (xz and bzip2 go past it: 4 MiB of zeros is ~4,400x in xz and
+  // ~15,000x in bzip2), and a constant array of 256 MiB is no model's, as with ZP.bomb.
+  std::uint64_t max_inflated_bytes = 1ull << 36;  // 64 GiB: more than a loader holds in memory
+  std::uint64_t bomb_ratio = 1000;
+  std::uint64_t bomb_floor_bytes = 256ull << 20;
+  // What an xz or lzma stream's decoder may allocate (liblzma's memlimit: the dictionary the
+  // stream names). xz -9's 64 MiB dictionary needs ~65 MiB, joblib's default level 3 ~5 MiB;
+  // past it the scan is aborted (a capacity answer, not a verdict).
+  std::uint64_t max_decoder_memory = 128ull << 20;
 };
 
 // Bounds of the zip walker (ZP). It keeps one record per entry (name, sizes, offset) to check

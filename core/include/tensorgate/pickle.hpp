@@ -70,6 +70,11 @@ struct PickleSummary {
   // joblib.dump's NumPy arrays, whose bytes follow their wrappers outside the opcodes, and those
   // bytes (an object array's own pickle is scanned, not counted here).
   std::uint64_t joblib_arrays = 0, joblib_array_bytes = 0;
+  // A compressed joblib file (joblib.dump(..., compress=...)): the compression ("zlib",
+  // "gzip", "bz2", "lzma", "xz", "lz4", or "zf" for joblib's old header; empty for a plain
+  // pickle), the compressed stream's bytes and what they inflated to (the stream scanned).
+  std::string compression;
+  std::uint64_t compressed_bytes = 0, inflated_bytes = 0;
   std::vector<PickleGlobal> globals;  // first import order
   std::uint64_t globals_dropped = 0;
   std::vector<PickleTensor> tensors;  // stream order

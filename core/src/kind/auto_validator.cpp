@@ -71,7 +71,8 @@ Progress AutoValidator::feed(std::span<const std::byte> chunk) {
   seen_ += bytes.size();
   if (delegate_) {
     keep_head(bytes);
-    return progress(delegate_->feed(chunk));
+    const Progress p = delegate_->feed(chunk);
+    return settle_probe() ? progress(Progress::invalid) : progress(p);
   }
   const std::size_t before = head_.size();
   keep_head(bytes);  // before the choice: only collects
@@ -80,7 +81,8 @@ Progress AutoValidator::feed(std::span<const std::byte> chunk) {
   const auto c = classify(head_, complete);
   if (!c) return Progress::need_more;
   choose(*c);
-  return progress(delegate_->feed(chunk.subspan(taken)));
+  const Progress p = delegate_->feed(chunk.subspan(taken));
+  return settle_probe() ? progress(Progress::invalid) : progress(p);
 }
 
 // Once the head has been looked at, the delegate's room is the room: this validator only reads
@@ -91,7 +93,13 @@ std::span<std::byte> AutoValidator::prepare(std::size_t max) {
 
 void AutoValidator::choose(const Classification& c) {
   format_ = c.format;
-  switch (c.format) {
+  if (c.compressed_pending) {
+    // Read on: the file is a pickle only if the stream inflates to one (settle_probe).
+    auto probing = std::make_unique<pickle::CompressedPickleValidator>(*pickle::compression_of(head_, true), limits_, budget_, true);
+    probing_ = probing.get();
+    delegate_ = std::move(probing);
+    declined_ = Classification{Format::unknown, c.looks_like, std::nullopt};
+  } else switch (c.format) {
 #define TENSORGATE_FORMAT(id, name)                     \
   case Format::id:                                      \
     delegate_ = make_##id##_validator(limits_, budget_); \
@@ -106,6 +114,21 @@ void AutoValidator::choose(const Classification& c) {
     extension_ = Finding{Rule::fk_extension, Severity::warning, *why, std::nullopt, std::nullopt};
   delegate_->feed(head_);
   if (head_.size() == kPrefix || (total_ && head_.size() == *total_)) check_head();
+}
+
+// A probed compressed file that turned out no pickle: from here it is what it looked like, as
+// if classify() had said so (the bytes so far counted). True when that happened now.
+bool AutoValidator::settle_probe() {
+  if (!probing_ || probing_->probe() != pickle::CompressedPickleValidator::Probe::declined) return false;
+  probing_ = nullptr;
+  format_ = declined_.format;
+  delegate_ = make_kind_validator(declined_, limits_);
+  delegate_->skip(seen_);
+  extension_.reset();
+  if (const auto why = extension_mismatch(name_, format_))
+    extension_ = Finding{Rule::fk_extension, Severity::warning, *why, std::nullopt, std::nullopt};
+  tar_polyglot_.reset();  // looked for only in a pickle or a model format
+  return true;
 }
 
 Progress AutoValidator::progress(Progress delegate) const {
@@ -137,7 +160,8 @@ Progress AutoValidator::skip(std::uint64_t count) {
   tail_.clear();  // what came before the skip is no longer the end
   tail_searched_ = false;
   tail_record_.reset();
-  return progress(delegate_->skip(count));
+  const Progress p = delegate_->skip(count);
+  return settle_probe() ? progress(Progress::invalid) : progress(p);
 }
 
 // The end record's search needs the last bytes of every format but the zip itself (whose end
@@ -191,7 +215,9 @@ Report AutoValidator::snapshot() const {
 Report AutoValidator::finish() {
   if (!delegate_) choose(*classify(head_, true));
   if (!head_checked_) check_head();
-  return merged(delegate_->finish(), true);
+  Report r = delegate_->finish();
+  if (settle_probe()) r = delegate_->finish();
+  return merged(std::move(r), true);
 }
 
 }  // namespace tensorgate::detail::kind

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kind/classify.hpp"
+#include "pickle/compressed/front.hpp"
 #include "tensorgate/validator.hpp"
 
 namespace tensorgate::detail::kind {
@@ -49,6 +50,7 @@ class AutoValidator final : public Validator {
   Report merged(Report r, bool finished) const;
   std::optional<Finding> end_record() const;
   Progress progress(Progress delegate) const;
+  bool settle_probe();
 
   std::string name_;
   Limits limits_;
@@ -66,6 +68,10 @@ class AutoValidator final : public Validator {
   std::optional<Finding> extension_;   // FK.extension
   std::optional<Finding> head_polyglot_;
   std::optional<Finding> tar_polyglot_;
+  // A compressed file read on until its first inflated byte says whether it is a pickle; if
+  // not, it becomes what it looked like (`declined_`, of no format).
+  pickle::CompressedPickleValidator* probing_ = nullptr;
+  Classification declined_;
 };
 
 // The report of a file of no model format: an LFS pointer, an empty file, unknown content.

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "onnx/content_probe.hpp"
+#include "pickle/compressed/front.hpp"
 #include "pickle/opcodes.hpp"
 #include "pickle/scanner.hpp"
 #include "savedmodel/content_probe.hpp"
@@ -127,6 +128,20 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
   // says it is a tar too (fk_polyglot.cpp).
   if (prefix.size() < tar::kBlock && !complete) return std::nullopt;
   if (tar::starts_as_tar(prefix)) return Classification{Format::tar, {}, {}};
+  // A compressed joblib file: a magic joblib.load tells a compressor by, and a stream that
+  // inflates to a pickle's PROTO. zlib's one byte and lzma-alone's two are weak signatures, so
+  // the inflated PROTO decides, never the magic alone: a gzip of anything else stays what it
+  // was. Before the small-length test: a gzip header with no time stamp has four zero bytes.
+  if (const auto z = pickle::compression_of(prefix, true); z && *z != pickle::Compression::none) {
+    switch (pickle::inflated_start(prefix, *z, PickleLimits{}.max_decoder_memory)) {
+      case pickle::InflatedStart::proto: return Classification{Format::pickle, {}, {}};
+      case pickle::InflatedStart::pending:
+        if (!complete) return std::nullopt;
+        if (!small_length) return Classification{Format::pickle, describe_unknown(prefix), std::nullopt, true};
+        break;
+      case pickle::InflatedStart::other: break;
+    }
+  }
   if (small_length) return Classification{Format::safetensors, {}, {}};
   if (!complete) return std::nullopt;
   return Classification{Format::unknown, describe_unknown(prefix), std::nullopt};

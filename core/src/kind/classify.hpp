@@ -27,6 +27,10 @@ struct Classification {
   Format format = Format::unknown;
   std::string looks_like;               // unknown and empty content: what it looks like
   std::optional<LfsPointerInfo> lfs;    // an LFS pointer: what it points to
+  // A compressed joblib file whose first bytes inflated to nothing yet (bzip2 and LZ4 give
+  // nothing before a whole block): a pickle only once its first inflated byte is PROTO, which
+  // the validator finds out (auto_validator.cpp); until then `looks_like` says what it is.
+  bool compressed_pending = false;
 };
 
 // `complete`: the prefix is the whole input or kPrefix bytes long. Without it, a decision is

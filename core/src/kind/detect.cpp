@@ -57,6 +57,9 @@ std::unique_ptr<Validator> make_validator(FormatChoice choice, std::string_view 
 
 DetectedKind detect_kind(std::string_view first_bytes) {
   const auto c = detail::kind::classify(first_bytes.substr(0, kDetectPrefix), true);
+  // A compressed file whose first bytes inflate to nothing yet is no pickle until read further:
+  // a directory walk takes it for what it looks like.
+  if (c->compressed_pending) return {Format::unknown, c->looks_like};
   return {c->format, c->looks_like};
 }
 

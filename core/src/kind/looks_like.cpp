@@ -25,7 +25,7 @@ struct Signature {
 };
 
 constexpr Signature kSignatures[] = {
-    {"\x1f\x8b", 0, "gzip-compressed data (a compressed pickle or checkpoint? tensorgate does not decompress it)"},
+    {"\x1f\x8b", 0, "gzip-compressed data (not a compressed joblib pickle: it does not inflate to one)"},
     {"BZh", 0, "bzip2-compressed data"},
     {"\xfd" "7zXZ", 0, "xz-compressed data"},
     {"\x28\xb5\x2f\xfd", 0, "zstd-compressed data"},

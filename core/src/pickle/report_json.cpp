@@ -16,6 +16,11 @@ Steps write_pickle_summary(StepContext& c, const PickleSummary& s, const ReportO
   w.field("trailing_bytes", s.trailing_bytes);
   w.field("joblib_arrays", s.joblib_arrays);
   w.field("joblib_array_bytes", s.joblib_array_bytes);
+  if (!s.compression.empty()) {  // a compressed joblib file only
+    w.field("compression", s.compression);
+    w.field("compressed_bytes", s.compressed_bytes);
+    w.field("inflated_bytes", s.inflated_bytes);
+  }
   co_await write_records(c, "globals", s.globals, [](JsonWriter& out, const PickleGlobal& g) {
     out.field("module", g.module);
     out.field("name", g.name);

@@ -6,7 +6,11 @@
 namespace tensorgate::detail {
 
 std::string pickle_text_facts(const PickleSummary& s) {
-  std::string line = ", protocol " + std::to_string(s.protocol) + ", " + count_of(s.pickles, "pickle");
+  std::string line;
+  if (!s.compression.empty())
+    line += ", " + s.compression + " compressed (" + std::to_string(s.compressed_bytes) + " bytes inflated to " +
+            std::to_string(s.inflated_bytes) + ")";
+  line += ", protocol " + std::to_string(s.protocol) + ", " + count_of(s.pickles, "pickle");
   if (s.legacy_torch) line += " (legacy torch.save)";
   if (s.joblib_arrays) line += ", " + count_of(s.joblib_arrays, "joblib array");
   std::uint64_t dangerous = 0, unknown = 0;

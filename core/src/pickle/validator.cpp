@@ -3,16 +3,40 @@
 #include <cassert>
 
 #include "common/report_of.hpp"
+#include "pickle/compressed/front.hpp"
 
 namespace tensorgate {
 namespace detail::pickle {
 
 PickleValidator::PickleValidator(const Limits& limits, MemoryBudget* budget)
-    : findings_(limits.max_findings), scanner_(limits.pickle, ScanSite{&findings_, 0, true, {}, nullptr, limits.policy}, budget) {
+    : limits_(limits), budget_(budget), findings_(limits.max_findings),
+      scanner_(limits.pickle, ScanSite{&findings_, 0, true, {}, nullptr, limits.policy}, budget) {
   scanner_.follow_joblib_arrays();  // a pickle file by itself may be a joblib.dump file
 }
 
+// The first bytes choose, as joblib.load's look at them does: a compressor's magic, or a pickle
+// (a pickle's first byte decides at once: no magic begins with PROTO). False while undecided.
+bool PickleValidator::choose(const unsigned char* p, std::size_t n) {
+  held_.append(reinterpret_cast<const char*>(p), std::min(n, kLongestMagic - std::min(held_.size(), kLongestMagic)));
+  const auto c = compression_of(held_, finished_);
+  if (!c) return false;
+  chosen_ = true;
+  if (*c != Compression::none)
+    compressed_ = std::make_unique<CompressedPickleValidator>(*c, limits_, budget_, false);
+  return true;
+}
+
 Progress PickleValidator::feed(std::span<const std::byte> chunk) {
+  if (!chosen_ && !finished_) {
+    const std::size_t before = held_.size();
+    if (!choose(reinterpret_cast<const unsigned char*>(chunk.data()), chunk.size())) return Progress::need_more;
+    // What was held before this chunk goes first, then the whole chunk.
+    const std::string earlier = held_.substr(0, before);
+    held_.clear();
+    held_.shrink_to_fit();
+    if (!earlier.empty()) feed(std::as_bytes(std::span<const char>(earlier.data(), earlier.size())));
+  }
+  if (compressed_) return compressed_->feed(chunk);
   if (finished_) return progress();
   bytes_seen_ += chunk.size();
   scanner_.feed(reinterpret_cast<const unsigned char*>(chunk.data()), chunk.size());
@@ -22,14 +46,16 @@ Progress PickleValidator::feed(std::span<const std::byte> chunk) {
 // Every byte of a pickle stream is looked at, up to its last pickle; after that (a legacy
 // stream's storages, or a stream that broke) the rest is only counted.
 std::uint64_t PickleValidator::bytes_wanted() const {
+  if (compressed_) return compressed_->bytes_wanted();
   if (finished_ || scanner_.counting() || scanner_.stopped()) return 0;
   return 1 << 20;
 }
 
 // A joblib array's raw bytes: counted, never looked at.
-std::uint64_t PickleValidator::bytes_skippable() const { return finished_ ? 0 : scanner_.array_bytes_left(); }
+std::uint64_t PickleValidator::bytes_skippable() const { return finished_ || compressed_ ? 0 : scanner_.array_bytes_left(); }
 
 Progress PickleValidator::skip(std::uint64_t count) {
+  if (compressed_) return compressed_->skip(count);
   assert((bytes_wanted() == 0 || count <= bytes_skippable()) && "skip() only past the bytes the validator looks at");
   if ((bytes_wanted() != 0 && count > bytes_skippable()) || finished_) return progress();
   bytes_seen_ += count;
@@ -56,9 +82,18 @@ Report PickleValidator::report() const {
   return r;
 }
 
-Report PickleValidator::snapshot() const { return report(); }
+Report PickleValidator::snapshot() const { return compressed_ ? compressed_->snapshot() : report(); }
 
 Report PickleValidator::finish() {
+  if (!chosen_ && !finished_) {  // fewer bytes than a magic: what they begin decides now
+    finished_ = true;
+    choose(nullptr, 0);
+    finished_ = false;
+    const std::string held = std::move(held_);
+    held_.clear();
+    if (!held.empty()) feed(std::as_bytes(std::span<const char>(held.data(), held.size())));
+  }
+  if (compressed_) return compressed_->finish();
   if (!finished_) {
     scanner_.finish();
     finished_ = true;

@@ -1,7 +1,11 @@
 #pragma once
 // The pickle push validator: a stream of pickles through one Scanner, its findings and its
-// summary as a Report (format pickle).
+// summary as a Report (format pickle). A file whose first bytes are a compressor's, as
+// joblib.load tells them (pickle/compressed/framing.hpp), is a compressed joblib file: it goes
+// through CompressedPickleValidator instead, which this one forwards to.
+#include <memory>
 #include <optional>
+#include <string>
 
 #include "common/finding_list.hpp"
 #include "pickle/scanner.hpp"
@@ -24,6 +28,13 @@ class PickleValidator final : public Validator {
  private:
   Progress progress() const;
   Report report() const;
+  bool choose(const unsigned char* p, std::size_t n);
+
+  Limits limits_;
+  MemoryBudget* budget_;
+  bool chosen_ = false;
+  std::string held_;                       // the first bytes, while they could begin a magic
+  std::unique_ptr<Validator> compressed_;  // a compressed joblib file's validator
 
   FindingList findings_;
   Scanner scanner_;
