@@ -30,7 +30,7 @@ CompressedPickleValidator::CompressedPickleValidator(Compression c, const Limits
     : c_(c),
       limits_(limits.pickle),
       findings_(limits.max_findings),
-      scanner_(limits.pickle, ScanSite{&findings_, 0, false, {}}, budget),
+      scanner_(limits.pickle, ScanSite{&findings_, 0, false, {}, nullptr, limits.policy}, budget),
       hold_(budget),
       decoder_(make_decoder(c, limits.pickle.max_decoder_memory)),
       out_(new unsigned char[kOut]),
