@@ -5,8 +5,8 @@
 // bzip2, xz, lzma-alone or LZ4, so the mutations reach the pickle inside a valid stream. Seeds:
 // fuzz/make_joblib_compressed_seeds.py. Checked: the report invariants, the same report in
 // any chunks (probing detection included), a small memory budget only aborting, the bounds at
-// small limits (PK.decompression), and,
-// for a pickle the harness compressed, the same rule ids and globals as the plain pickle.
+// small limits (PK.decompression), and, for a pickle the harness compressed, the same rule ids
+// and globals as the plain pickle.
 #include <bzlib.h>
 #include <lz4frame.h>
 #include <lzma.h>

@@ -39,7 +39,9 @@ CompressedPickleValidator::CompressedPickleValidator(Compression c, const Limits
   scanner_.follow_joblib_arrays();  // a joblib.dump file: arrays' bytes follow their wrappers
   if (!hold_.add(kOut + kUnit))
     abort_with("pickle-memory-budget", "no memory left in the shared budget for the inflated bytes' buffer", AbortKind::memory_budget);
-  else if (!decoder_) abort_with("pickle-decoder-memory", std::string(compression_name(c)) + ": the decompressor could not start (no memory for its state)", AbortKind::memory_budget);
+  else if (!decoder_)
+    abort_with("pickle-decoder-memory", std::string(compression_name(c)) + ": the decompressor could not start (no memory for its state)",
+               AbortKind::memory_budget);
   else charge_decoder();
 }
 
