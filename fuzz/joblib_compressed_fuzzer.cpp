@@ -4,8 +4,9 @@
 // whose bytes the fuzzer mutates; 1-6 a pickle the harness compresses first with zlib, gzip,
 // bzip2, xz, lzma-alone or LZ4, so the mutations reach the pickle inside a valid stream. Seeds:
 // fuzz/make_joblib_compressed_seeds.py. Checked: the report invariants, the same report in
-// any chunks (probing detection included), the bounds at small limits (PK.decompression), and,
-// for a pickle the harness compressed, the same rule ids and globals as the plain pickle.
+// any chunks (probing detection included), a small memory budget only aborting, the bounds at
+// small limits (PK.decompression), and, for a pickle the harness compressed, the same rule ids
+// and globals as the plain pickle.
 #include <bzlib.h>
 #include <lz4frame.h>
 #include <lzma.h>
@@ -104,6 +105,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   tgfuzz::require(summary->compression.empty() || summary->compressed_bytes <= file.size(), "compressed-within-input");
   tgfuzz::check_chunking([] { return tensorgate::make_pickle_validator(); }, s);
   tgfuzz::check_chunking([] { return tensorgate::make_validator(tensorgate::FormatChoice::auto_detect, "in.joblib", {}); }, s);
+
+  // A shared budget from none to a few MiB (the buffer and a decoder's state on both sides of
+  // it): an abort or the same report, never another verdict, and every byte given back.
+  const std::uint64_t capacity = s.cuts.empty() ? 0 : std::uint64_t{s.cuts.front()} << 12;
+  tgfuzz::check_budget_only_aborts([](tensorgate::MemoryBudget* b) { return tensorgate::make_pickle_validator({}, b); }, s,
+                                   capacity, report);
 
   // Small bounds: a bomb at a few KiB, a small dictionary.
   tensorgate::Limits small;

@@ -37,8 +37,11 @@ CompressedPickleValidator::CompressedPickleValidator(Compression c, const Limits
       state_(c == Compression::zf ? St::header : St::stream),
       probe_(probing ? Probe::pending : Probe::confirmed) {
   scanner_.follow_joblib_arrays();  // a joblib.dump file: arrays' bytes follow their wrappers
-  if (!hold_.add(kOut)) abort_with("pickle-memory-budget", "no memory left in the shared budget for the inflated bytes' buffer", AbortKind::memory_budget);
-  else if (!decoder_) abort_with("pickle-decoder-memory", std::string(compression_name(c)) + ": the decompressor could not start (no memory for its state)", AbortKind::memory_budget);
+  if (!hold_.add(kOut + kUnit))
+    abort_with("pickle-memory-budget", "no memory left in the shared budget for the inflated bytes' buffer", AbortKind::memory_budget);
+  else if (!decoder_)
+    abort_with("pickle-decoder-memory", std::string(compression_name(c)) + ": the decompressor could not start (no memory for its state)",
+               AbortKind::memory_budget);
   else charge_decoder();
 }
 
@@ -79,9 +82,8 @@ void CompressedPickleValidator::take_stream(const unsigned char* p, std::size_t 
 }
 
 void CompressedPickleValidator::flush_unit() {
-  const std::string unit = std::move(unit_);
+  inflate_unit(reinterpret_cast<const unsigned char*>(unit_.data()), unit_.size());  // keeps its room for the next
   unit_.clear();
-  inflate_unit(reinterpret_cast<const unsigned char*>(unit.data()), unit.size());
 }
 
 // The ZF header and the byte after it (a space, or the zlib stream's first byte).
