@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """End to end: .keras archives (tests/data/keras, Keras 3's layout built by hand) checked as zips
 whose config.json is judged as Keras deserialises it: a benign model passes with its classes in
-the summary, a custom layer warns, a Lambda and the dangerous objects fail with their rule.
+the summary, a custom layer warns, a Lambda and the dangerous objects fail with their rule; the
+same model saved unzipped is a Keras directory.
 JSON against the report schema, SARIF, exit statuses.
 
 usage: test_cli_keras.py TENSORGATE DOCS_DIR DATA_DIR
@@ -10,7 +11,9 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
+import zipfile
 
 from e2e_support import JsonReports, load_schemas
 
@@ -62,6 +65,23 @@ class CliKerasTest(JsonReports, unittest.TestCase):
         self.assertEqual(out.returncode, 1)
         results = json.loads(out.stdout)["runs"][0]["results"]
         self.assertEqual([r["ruleId"] for r in results], ["KR.lambda"])
+
+    def test_a_keras_directory_is_a_model(self):
+        # A model saved unzipped: its config.json judged as an archive's, its model.weights.h5
+        # the file that makes the model; a Lambda in it fails the directory.
+        for name, code_wanted, dir_rules in (("dense.keras", 0, []), ("lambda.keras", 1, ["KR.lambda"])):
+            with self.subTest(name=name), tempfile.TemporaryDirectory() as tmp:
+                with zipfile.ZipFile(os.path.join(DATA, name)) as z:
+                    z.extractall(tmp)
+                code, doc = self.check(tmp)
+                self.assertEqual(code, code_wanted, doc)
+                directory = [f for f in doc["files"] if f["path"] == tmp][0]
+                self.assertEqual(rules(directory, "error"), dir_rules)
+                self.assertEqual(directory["summary"]["weights_format"], "hdf5")
+                self.assertEqual(directory["summary"]["files"], ["model.weights.h5"])
+                self.assertIn(directory["summary"]["keras"]["model_class"], ("Sequential", "Functional"))
+                weights = self.entry(doc, "model.weights.h5")
+                self.assertEqual((weights["format"], weights["valid"]), ("hdf5", True))
 
 
 if __name__ == "__main__":
