@@ -40,7 +40,7 @@ class CliHdf5Test(JsonReports, unittest.TestCase):
                 self.assertEqual(rules(entry), [])
                 keras = entry["summary"]["keras"]
                 self.assertEqual(keras["model"]["model_class"], "Sequential")
-                self.assertIn({"class_name": "Dense", "module": "", "count": 2}, keras["model"]["classes"])
+                self.assertIn({"class_name": "Dense", "module": "", "count": 2, "verdict": "keras"}, keras["model"]["classes"])
                 self.assertTrue(keras["training_config"])
 
     def test_a_plain_hdf5_file_lists_its_attributes(self):

@@ -92,6 +92,10 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
     small_length = prefix.find('\0') != std::string_view::npos;
     for (std::size_t i = 4; i < prefix.size(); ++i) small_length = small_length && prefix[i] == 0;
   }
+  // A header that begins where safetensors' does, after a length past the bound: ST1 says so,
+  // from the first bytes ('{' is no pickle opcode and no protobuf tag a model starts with), so an oversized
+  // upload header is refused before the 2 KiB that HDF5's user blocks wait for.
+  if (header_brace) return Classification{Format::safetensors, {}, {}};
   // HDF5 after a user block (h5py's userblock_size): its signature at 512, 1024 or 2048, the
   // places within kPrefix where HDF5 looks. Decided before the guesses below (a user block that
   // runs as a pickle is FK.polyglot's), so a stream waits for those bytes; after the safetensors
@@ -121,8 +125,6 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
   if (prefix.size() >= 3 && static_cast<unsigned char>(prefix[0]) == pickle::op::PROTO &&
       static_cast<unsigned char>(prefix[1]) >= 2 && prefix[2] != 0)
     return Classification{Format::pickle, {}, {}};
-  // A header that begins where safetensors' does, after a length past the bound: ST1 says so.
-  if (header_brace) return Classification{Format::safetensors, {}, {}};
   // A tar to Python's tarfile (torch.load tries it first): its first block decides. A tar that
   // also runs as a pickle, or begins as safetensors, is taken for those above, and FK.polyglot
   // says it is a tar too (fk_polyglot.cpp).
