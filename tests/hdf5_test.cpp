@@ -75,7 +75,8 @@ TEST(Hdf5, BenignKerasModelsOfEveryLayoutPass) {
   EXPECT_EQ(h5(check("keras2_fixed.h5")).keras_version, "2.4.0");
   EXPECT_EQ(h5(check("keras2_fixed.h5")).attributes[2].type, "string");
   EXPECT_EQ(h5(check("keras3_dense.h5")).attributes[0].type, "vlen-string");
-  const Hdf5Summary& latest = h5(check("latest.h5"));
+  const Report latest_report = check("latest.h5");  // the summary lives in its report
+  const Hdf5Summary& latest = h5(latest_report);
   EXPECT_EQ(latest.superblock_version, 3u);
   EXPECT_EQ(latest.root_header_version, 2u);
   EXPECT_EQ(h5(check("userblock.h5")).user_block, 512u);

@@ -179,7 +179,7 @@ class Handler {
     facts_.classes.push_back(KerasClassCount{std::move(class_name), std::move(module), 1, verdict});
   }
 
-  const KerasLimits& limits_;
+  const KerasLimits limits_;  // a copy (a few numbers): a caller may pass a temporary
   FindingList& findings_;
   std::uint64_t base_;
   std::string where_;
@@ -202,7 +202,7 @@ boost::json::parse_options options_of(const KerasLimits& limits) {
 struct ConfigWalk::Impl {
   Impl(const KerasLimits& l, FindingList& f, std::uint64_t b, std::string w, std::shared_ptr<const Policy> p)
       : limits(l), findings(f), base(b), where(w), parser(options_of(l), l, f, b, std::move(w), std::move(p)) {}
-  const KerasLimits& limits;
+  const KerasLimits limits;  // a copy, as the handler keeps: a caller may pass a temporary
   FindingList& findings;
   std::uint64_t base;
   std::string where;
