@@ -5,10 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "test_data.hpp"
 #include "stream_check.hpp"
 #include "tensorgate/detect.hpp"
 #include "tensorgate/hdf5.hpp"
@@ -25,11 +24,7 @@ using tgtest::message_of;
 using tgtest::warnings_of;
 
 std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(TG_SOURCE_DIR) + "/tests/data/hdf5/" + name, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  EXPECT_FALSE(s.str().empty()) << name;
-  return s.str();
+  return tgtest::test_data("hdf5/" + name);
 }
 
 const Hdf5Summary& h5(const Report& r) {

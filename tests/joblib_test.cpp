@@ -4,10 +4,9 @@
 // own pickle is scanned. Files from the real writer (tests/data/joblib/make_fixtures.py).
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "test_data.hpp"
 #include "stream_check.hpp"
 #include "zip_builder.hpp"
 #include "tensorgate/pickle.hpp"
@@ -24,11 +23,7 @@ using tgtest::message_of;
 using tgtest::warnings_of;
 
 std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(TG_SOURCE_DIR) + "/tests/data/joblib/" + name, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  EXPECT_FALSE(s.str().empty()) << name;
-  return s.str();
+  return tgtest::test_data("joblib/" + name);
 }
 
 const PickleSummary& summary(const Report& r) { return *r.summary.get<PickleSummary>(); }

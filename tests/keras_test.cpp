@@ -4,10 +4,9 @@
 // model passes with its classes counted, a custom layer warns, each hostile config gets its rule.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "test_data.hpp"
 #include "keras/config_walk.hpp"
 #include "stream_check.hpp"
 #include "tensorgate/model_dir.hpp"
@@ -24,11 +23,7 @@ using tgtest::message_of;
 using tgtest::warnings_of;
 
 std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(TG_SOURCE_DIR) + "/tests/data/keras/" + name, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  EXPECT_FALSE(s.str().empty()) << name;
-  return s.str();
+  return tgtest::test_data("keras/" + name);
 }
 
 const ZipSummary& zip(const Report& r) { return *r.summary.get<ZipSummary>(); }

@@ -2,10 +2,9 @@
 // the same in any chunks; each rule refutes what it names, in a model built by hand.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "test_data.hpp"
 #include "stream_check.hpp"
 #include "tensorgate/detect.hpp"
 #include "tensorgate/onnx.hpp"
@@ -20,10 +19,7 @@ using tensorgate::OnnxSummary;
 using tensorgate::Report;
 
 std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(TG_SOURCE_DIR) + "/tests/data/onnx/" + name, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return tgtest::test_data("onnx/" + name);
 }
 
 Report check(std::string_view bytes, std::size_t piece = 0) {

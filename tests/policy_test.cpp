@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "test_data.hpp"
 #include "pickle_builder.hpp"
 #include "stream_check.hpp"
 #include "tensorgate/onnx.hpp"
@@ -55,11 +56,7 @@ Limits with(std::shared_ptr<const Policy> p) {
 }
 
 std::string fixture(const std::string& path) {
-  std::ifstream in(std::string(TG_SOURCE_DIR) + "/tests/data/" + path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  EXPECT_FALSE(s.str().empty()) << path;
-  return s.str();
+  return tgtest::test_data(path);
 }
 
 std::string single_global(std::string_view module, std::string_view name) {

@@ -3,10 +3,9 @@
 // hand; a directory's variables against their index.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "test_data.hpp"
 #include "stream_check.hpp"
 #include "tensorgate/detect.hpp"
 #include "tensorgate/memory_budget.hpp"
@@ -24,10 +23,7 @@ using tgtest::message_of;
 using tgtest::warnings_of;
 
 std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(TG_SOURCE_DIR) + "/tests/data/savedmodel/" + name, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return tgtest::test_data("savedmodel/" + name);
 }
 
 const SavedModelSummary& summary(const Report& r) { return *r.summary.get<SavedModelSummary>(); }

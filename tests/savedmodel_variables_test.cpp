@@ -3,10 +3,9 @@
 // short shard, and bytes that are no such table are refuted.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "test_data.hpp"
 #include "tensorgate/savedmodel.hpp"
 #include "wire_builder.hpp"
 
@@ -16,10 +15,7 @@ using namespace tgtest::wire;
 using tensorgate::SavedModelVariables;
 
 std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(TG_SOURCE_DIR) + "/tests/data/savedmodel/" + name, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return tgtest::test_data("savedmodel/" + name);
 }
 
 struct Checked {

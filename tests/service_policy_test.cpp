@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
+#include "test_data.hpp"
 #include "options.hpp"
 #include "service_support.hpp"
 #include "tensorgate/policy.hpp"
@@ -16,10 +16,7 @@ using namespace tgservice;
 namespace {
 
 std::string fixture(const std::string& path) {
-  std::ifstream in(std::string(TG_SOURCE_DIR) + "/tests/data/" + path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return tgtest::test_data(path);
 }
 
 std::string write_file(const std::string& name, const std::string& text) {

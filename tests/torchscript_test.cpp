@@ -5,10 +5,9 @@
 // names, in archives the real writer made and edited, and in code fed to the lexer directly.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
+#include "test_data.hpp"
 #include "common/finding_list.hpp"
 #include "pickle_builder.hpp"
 #include "stream_check.hpp"
@@ -25,10 +24,7 @@ using tensorgate::Report;
 using tensorgate::ZipSummary;
 
 std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(TG_SOURCE_DIR) + "/tests/data/torchscript/" + name, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return tgtest::test_data("torchscript/" + name);
 }
 
 Report zip_report(std::string_view bytes) {
