@@ -197,6 +197,16 @@ boost::json::parse_options options_of(const KerasLimits& limits) {
   return o;
 }
 
+// Boost.JSON names an unpaired surrogate "leading" or "trailing" by where its resumable parser
+// stood when the chunk ended, not by the escape: the two are one fault here, so the finding is
+// the same however the bytes arrive.
+std::string json_error_text(const ec_t& ec) {
+  namespace je = boost::json;
+  if (ec == je::error::illegal_leading_surrogate || ec == je::error::illegal_trailing_surrogate)
+    return "an unpaired UTF-16 surrogate in a \\u escape";
+  return ec.message();
+}
+
 }  // namespace
 
 struct ConfigWalk::Impl {
@@ -241,7 +251,7 @@ void ConfigWalk::feed(std::string_view bytes) {
     ec_t ec;
     used = s.parser.write_some(true, bytes.data(), bytes.size(), ec);
     // No byte position: where the parser stops inside a token depends on where the chunks end.
-    if (ec) return s.fail(s.document + " is not JSON: " + ec.message());
+    if (ec) return s.fail(s.document + " is not JSON: " + json_error_text(ec));
   }
   if (s.parser.done() && bytes.substr(used).find_first_not_of(" \t\r\n") != std::string_view::npos)
     s.fail(s.document + " goes on after its JSON document");
