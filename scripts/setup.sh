@@ -8,7 +8,7 @@ PACKAGES="
   libboost1.81-dev libboost-json1.81-dev libboost-program-options1.81-dev
   libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libssl-dev zlib1g-dev libbz2-dev liblzma-dev liblz4-dev
+  libssl-dev zlib1g-dev libbz2-dev liblzma-dev liblz4-dev libexpat1-dev
   clang-14 llvm-14 libclang-rt-14-dev
   python3 python3-jsonschema python3-yaml python3-jinja2
   chromium chromium-driver python3-selenium

@@ -185,6 +185,76 @@ struct Hdf5Limits {
   std::uint32_t max_listed_attributes = 256;
 };
 
+// Bounds of the legacy GGML reader (GL): llama.cpp's files before GGUF and whisper.cpp's models.
+// Each count and length is checked against these and against the bytes that remain before
+// anything is kept.
+struct GgmlLimits {
+  // Vocabulary entries (llama's n_vocab, whisper's vocabulary count); real ones are below 300,000.
+  std::uint64_t max_vocab = 1u << 22;
+  // Bytes of one vocabulary token.
+  std::uint32_t max_token_bytes = 1u << 16;
+  // Tensor records; a 70B llama has 723.
+  std::uint64_t max_tensors = 1u << 16;
+  // Bytes of one tensor name (llama.cpp's loader kept them as std::string; GGUF caps keys at 64 KiB).
+  std::uint32_t max_name_bytes = 1024;
+  // whisper.cpp's mel filter bank: n_mel x n_fft floats (80 x 201 or 128 x 201 in real models).
+  std::uint64_t max_mel_floats = 1u << 20;
+  // Tensors listed in the summary; past it, counted only.
+  std::uint32_t max_listed_tensors = 100'000;
+};
+
+// Bounds of the OpenVINO IR reader (OV): model.xml through expat, its Const layers against model.bin.
+struct OpenVinoLimits {
+  // Bytes of model.xml (a 10,000-layer model's is ~10 MB).
+  std::uint64_t max_xml_bytes = 256ull << 20;
+  // Element nesting (net, layers, layer, data/input/output, port, dim: 6; bodies of Loop and
+  // TensorIterator layers nest a net inside a layer).
+  std::uint32_t max_depth = 64;
+  // Layers in all, bodies included.
+  std::uint64_t max_layers = 1u << 20;
+  // Attributes of one element, and bytes of one attribute value.
+  std::uint32_t max_attributes = 256;
+  std::uint64_t max_attribute_bytes = 1u << 20;
+  // Layers listed in the summary; past it, counted only.
+  std::uint32_t max_listed_layers = 100'000;
+};
+
+// Bounds of the CTranslate2 reader (CTR): model.bin, binary versions 1-6.
+struct CTranslate2Limits {
+  // Variables and aliases (a large Whisper model has ~1,300 variables).
+  std::uint64_t max_variables = 1u << 20;
+  std::uint64_t max_aliases = 1u << 20;
+  // Bytes of a spec name, a variable name or an alias.
+  std::uint32_t max_name_bytes = 4096;
+  // Variables listed in the summary; past it, counted only.
+  std::uint32_t max_listed_variables = 100'000;
+};
+
+// Bounds of the Flax msgpack reader (FX).
+struct FlaxLimits {
+  // Maps and arrays open at once (the reader's explicit stack); a model's state nests ~10 deep.
+  std::uint32_t max_depth = 64;
+  // Entries of one map or array, and bytes of one key.
+  std::uint64_t max_container_entries = 1u << 24;
+  std::uint32_t max_key_bytes = 4096;
+  // Bytes of an extension's header part held (shape and dtype; the buffer is skipped).
+  std::uint32_t max_ext_header_bytes = 1u << 16;
+  // Arrays listed in the summary; past it, counted only.
+  std::uint32_t max_listed_arrays = 100'000;
+};
+
+// Bounds of the TFLite reader (TFL), as flatbuffers' verifier has them (max_depth 64,
+// max_tables 1,000,000).
+struct TfliteLimits {
+  // The flatbuffer's bytes held to verify it (buffers at offsets past it, in files over 2 GB,
+  // are skipped); a flatbuffer cannot pass 2 GiB.
+  std::uint64_t max_flatbuffer_bytes = 2ull << 30;
+  std::uint32_t max_depth = 64;
+  std::uint64_t max_tables = 1'000'000;
+  // Tensors listed in the summary; past it, counted only.
+  std::uint32_t max_listed_tensors = 100'000;
+};
+
 struct SavedModelLimits {
   // Messages nested below the top one. A node sits four levels down (meta graph, graph,
   // function library, function); attribute values nest through functions' attribute lists.
@@ -330,6 +400,11 @@ struct Limits {
   SavedModelLimits savedmodel{};
   KerasLimits keras{};
   Hdf5Limits hdf5{};
+  GgmlLimits ggml{};
+  OpenVinoLimits openvino{};
+  CTranslate2Limits ctranslate2{};
+  FlaxLimits flax{};
+  TfliteLimits tflite{};
   DiffLimits diff{};
   ReportLimits report{};
   // --- chat templates (tokenizer_config.json and chat_template.json are read whole within

@@ -4,12 +4,17 @@
 #include <cassert>
 
 #include "tensorgate/detect.hpp"
+#include "tensorgate/ctranslate2.hpp"
+#include "tensorgate/flax.hpp"
+#include "tensorgate/ggml.hpp"
 #include "tensorgate/gguf.hpp"
 #include "tensorgate/hdf5.hpp"
 #include "tensorgate/onnx.hpp"
+#include "tensorgate/openvino.hpp"
 #include "tensorgate/pickle.hpp"
 #include "tensorgate/savedmodel.hpp"
 #include "tensorgate/tar.hpp"
+#include "tensorgate/tflite.hpp"
 #include "tensorgate/zip.hpp"
 
 namespace tensorgate::detail::kind {

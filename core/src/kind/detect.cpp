@@ -3,12 +3,17 @@
 #include "tensorgate/detect.hpp"
 
 #include "kind/auto_validator.hpp"
+#include "tensorgate/ctranslate2.hpp"
+#include "tensorgate/flax.hpp"
+#include "tensorgate/ggml.hpp"
 #include "tensorgate/gguf.hpp"
 #include "tensorgate/hdf5.hpp"
 #include "tensorgate/onnx.hpp"
+#include "tensorgate/openvino.hpp"
 #include "tensorgate/pickle.hpp"
 #include "tensorgate/savedmodel.hpp"
 #include "tensorgate/tar.hpp"
+#include "tensorgate/tflite.hpp"
 #include "tensorgate/zip.hpp"
 
 namespace tensorgate {
