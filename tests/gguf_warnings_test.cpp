@@ -17,12 +17,6 @@ GgufBuilder base() {
   return b;
 }
 
-std::vector<std::string> vocab(std::size_t n) {
-  std::vector<std::string> v;
-  for (std::size_t i = 0; i < n; ++i) v.push_back("tok" + std::to_string(i));
-  return v;
-}
-
 TEST(GgufGGW, ControlCharactersInAKey) {
   const auto r = check_gguf(base().kv_u8(std::string("a\0b", 3), 1).kv_u8("c\nd", 1).build());
   EXPECT_TRUE(r.valid);
@@ -62,51 +56,7 @@ TEST(GgufGGW, TensorNameNotUtf8) {
   EXPECT_EQ(gguf_warnings(r), "GGW.name-utf8");
 }
 
-TEST(GgufGGW, TokenizerArraysOfDifferentLengths) {
-  GgufBuilder b = base();
-  b.kv_strings("tokenizer.ggml.tokens", vocab(3)).kv_f32s("tokenizer.ggml.scores", {0, 0, 0});
-  b.kv_i32s("tokenizer.ggml.token_type", {1, 1});
-  const auto r = check_gguf(b.build());
-  EXPECT_TRUE(r.valid);
-  EXPECT_EQ(gguf_warnings(r), "GGW.tokenizer-length");
-}
-
-TEST(GgufGGW, ConsistentTokenizerHasNoWarning) {
-  GgufBuilder b = base();
-  b.kv_str("tokenizer.ggml.model", "gpt2").kv_strings("tokenizer.ggml.tokens", vocab(3));
-  b.kv_f32s("tokenizer.ggml.scores", {0, 0, 0}).kv_i32s("tokenizer.ggml.token_type", {1, 1, 3});
-  b.kv_strings("tokenizer.ggml.merges", {"t o"}).kv_u32("tokenizer.ggml.bos_token_id", 2);
-  b.kv_u32("tokenizer.ggml.eos_token_id", 0);
-  const auto r = check_gguf(b.build());
-  EXPECT_TRUE(r.valid);
-  EXPECT_EQ(gguf_warnings(r), "");
-  EXPECT_EQ(r.summary.get<GgufSummary>()->vocab_size, 3u);
-  EXPECT_EQ(r.summary.get<GgufSummary>()->tokenizer_model, "gpt2");
-}
-
-TEST(GgufGGW, TokenizerArraysOfUnexpectedTypes) {
-  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_u32s("tokenizer.ggml.tokens", {1, 2}).build())), "GGW.tokenizer-type");
-  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_i32s("tokenizer.ggml.scores", {1}).build())), "GGW.tokenizer-type");
-  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_u32s("tokenizer.ggml.token_type", {1}).build())), "GGW.tokenizer-type");
-  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_str("tokenizer.ggml.merges", "a b").build())), "GGW.tokenizer-type");
-  EXPECT_EQ(gguf_warnings(check_gguf(base().kv_str("tokenizer.ggml.bos_token_id", "1").build())), "GGW.tokenizer-type");
-}
-
-TEST(GgufGGW, SpecialTokenOutsideTheVocabulary) {
-  GgufBuilder b = base();
-  b.kv_strings("tokenizer.ggml.tokens", vocab(3)).kv_u32("tokenizer.ggml.eos_token_id", 3);
-  b.kv_i32("tokenizer.ggml.padding_token_id", -1).kv_u32("tokenizer.ggml.bos_token_id", 2);
-  const auto r = check_gguf(b.build());
-  EXPECT_TRUE(r.valid);
-  EXPECT_EQ(gguf_warnings(r), "GGW.special-token GGW.special-token");
-  EXPECT_NE(r.findings[0].message.find("eos_token_id"), std::string::npos);
-}
-
-TEST(GgufGGW, SpecialTokenBeforeTheVocabulary) {
-  GgufBuilder b = base();
-  b.kv_u32("tokenizer.ggml.unknown_token_id", 100).kv_strings("tokenizer.ggml.tokens", vocab(3));
-  EXPECT_EQ(gguf_warnings(check_gguf(b.build())), "GGW.special-token");
-}
+// The tokenizer's arrays, special tokens, byte tokens and merges: gguf_gg6_test.cpp.
 
 // Chat templates in the metadata are judged by the CT family: chat_template_gguf_test.cpp.
 

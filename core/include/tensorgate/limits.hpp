@@ -342,6 +342,10 @@ struct GgufLimits {
   // about 40; the bound keeps a hostile file's metadata from growing the summary.
   std::uint64_t max_scalars_kept = 256;
   std::uint64_t max_scalar_bytes = 256;
+  // Bytes of tokenizer.ggml.tokens' text kept to check that every merge names two tokens of the
+  // vocabulary (GG6.merges), with merges that come before the tokens; a 256,000-token vocabulary
+  // is ~2 MB. Past it the verdict is aborted, never valid.
+  std::uint64_t max_vocab_bytes = 256ull << 20;
 };
 
 // Bounds of a policy file (docs/policy.md), which the face reads whole and the core parses: a

@@ -148,7 +148,13 @@ void GgufValidator::start_string(std::uint64_t len, StrKind kind) {
     return;
   }
   str_.buffer = kind == StrKind::key || (kind == StrKind::name && len <= kMaxName);
-  if (str_.buffer) str_.buf.clear();
+  str_.vocab = kind == StrKind::element && vocab_elements();
+  if (str_.vocab && len > limits_.gguf.max_vocab_bytes) {
+    abort_with("gguf-vocab-bytes", "a token of " + std::to_string(len) + " bytes, more than this validator's limit of " +
+                                       std::to_string(limits_.gguf.max_vocab_bytes) + " bytes of vocabulary");
+    return;
+  }
+  if (str_.buffer || str_.vocab) str_.buf.clear();
   if (kind != StrKind::value) str_.retain = str_.scan = false;
   str_.utf8.reset();
   expect(kind == StrKind::key ? State::key_bytes : kind == StrKind::name ? State::name_bytes : State::str_bytes, 0);
@@ -165,6 +171,10 @@ void GgufValidator::on_string_done() {
       [[fallthrough]];
     case StrKind::element:
       if (!str_.utf8.complete_and_valid()) note_string_utf8(str_.pos);
+      if (str_.vocab) {
+        on_vocab_element(str_.buf, str_.pos);
+        if (state_ == State::stopped) return;
+      }
       after_value();
       return;
   }
@@ -263,6 +273,7 @@ void GgufValidator::check_bool_run(const unsigned char* p, std::size_t n) {
 // general path takes it, limits and checkpoints included); a whole string always fits the file.
 std::size_t GgufValidator::fast_string_elements(const unsigned char* p, std::size_t n) {
   Frame& f = kv_.frames[kv_.depth - 1];
+  const bool vocab = vocab_elements();
   std::size_t used = 0;
   while (n - used >= header_.len_bytes) {
     const std::uint64_t len = load(p + used, header_.len_bytes, header_.big_endian);
@@ -271,6 +282,13 @@ std::size_t GgufValidator::fast_string_elements(const unsigned char* p, std::siz
       Utf8Stream u;
       u.feed(p + used + header_.len_bytes, static_cast<std::size_t>(len));
       if (!u.complete_and_valid()) note_string_utf8(pos_ + used);
+    }
+    if (vocab) {
+      on_vocab_element({reinterpret_cast<const char*>(p + used + header_.len_bytes), static_cast<std::size_t>(len)}, pos_ + used);
+      if (state_ == State::stopped) {  // aborted: nothing more is read
+        pos_ += used;
+        return used;
+      }
     }
     used += header_.len_bytes + static_cast<std::size_t>(len);
     if (--f.left == 0) break;
@@ -281,6 +299,24 @@ std::size_t GgufValidator::fast_string_elements(const unsigned char* p, std::siz
     after_value();
   }
   return used;
+}
+
+// The elements of the pair's own array of tokenizer.ggml.tokens or .merges: whole strings for
+// GG6 (gg6_tokenizer.hpp). A repeated key's value is not the one llama.cpp reads.
+bool GgufValidator::vocab_elements() const {
+  return kv_.depth == 1 && !kv_.duplicate && (kv_.role == KeyRole::tokens || kv_.role == KeyRole::merges);
+}
+
+void GgufValidator::on_vocab_element(std::string_view text, std::uint64_t pos) {
+  const std::uint64_t index = kv_.shape.count - kv_.frames[0].left;
+  std::size_t allocated = 0;
+  const std::uint64_t max = limits_.gguf.max_vocab_bytes;
+  const bool kept = kv_.role == KeyRole::tokens ? tokenizer_.add_token(text, index, pos, max, allocated)
+                                                : tokenizer_.add_merge(text, index, pos, max, allocated);
+  if (allocated && !charge(allocated)) return;
+  if (!kept)
+    abort_with("gguf-vocab-bytes", "the vocabulary and merges pass this validator's limit of " + std::to_string(max) +
+                                       " bytes (Limits::gguf.max_vocab_bytes)");
 }
 
 }  // namespace tensorgate::detail::gguf

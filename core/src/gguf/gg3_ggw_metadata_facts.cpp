@@ -115,7 +115,13 @@ void GgufValidator::record_kv_facts() {
                    : kv_.role == KeyRole::scores ? est_.facts.scores
                                               : est_.facts.token_type;
       slot = kv_.shape;
-      if (!array_of(slot, elem)) wrong_type(Rule::ggw_tokenizer_type, "an array of " + std::string(value_type_name(elem)));
+      const bool typed = array_of(slot, elem);
+      // llama.cpp reads tokens, scores and token types as their types whatever the array holds
+      // (GG6); merges of another type are only not used.
+      if (!typed)
+        wrong_type(kv_.role == KeyRole::merges ? Rule::ggw_tokenizer_type : Rule::gg6_tokenizer_type,
+                   "an array of " + std::string(value_type_name(elem)));
+      if (kv_.role == KeyRole::tokens) typed ? tokenizer_.tokens_done() : tokenizer_.drop_tokens();
       break;
     }
     case KeyRole::special_token:
@@ -223,22 +229,40 @@ void GgufValidator::check_metadata() {
     if (!first) {
       first = a;
     } else if ((*a)->count != (*first)->count) {
-      findings_.add(Rule::ggw_tokenizer_length,
+      findings_.add(Rule::gg6_tokenizer_length,
                     "the tokenizer arrays have " + std::to_string((*first)->count) + " and " +
                         std::to_string((*a)->count) + " elements",
                     (*a)->pos);
       break;
     }
   }
+  check_vocabulary_text();
   if (!est_.facts.tokens || est_.facts.tokens->type != kArray) return;
   const std::uint64_t vocab = est_.facts.tokens->count;
   for (const KeyedInt& t : est_.facts.special_tokens) {
     if (!t.value || (!t.value->negative && t.value->magnitude < vocab)) continue;
-    findings_.add(Rule::ggw_special_token,
+    findings_.add(Rule::gg6_special_token,
                   quoted(t.key) + " is " + (t.value->negative ? "-" : "") + std::to_string(t.value->magnitude) +
                       ", outside the vocabulary of " + std::to_string(vocab) + " tokens",
                   t.pos);
   }
+}
+
+// GG6 on the tokens' and merges' text: the first offender of each kind, and how many there are.
+void GgufValidator::check_vocabulary_text() {
+  const auto others = [](const TokenizerCheck::Offender& o) {
+    return o.count > 1 ? " (and " + std::to_string(o.count - 1) + " more)" : std::string();
+  };
+  if (const auto& b = tokenizer_.bad_byte_token())
+    findings_.add(Rule::gg6_byte_token,
+                  "token " + std::to_string(b->index) + " of tokenizer.ggml.tokens is " + quoted(b->text) +
+                      ", a byte token that is not <0x> and two hex digits" + others(*b),
+                  b->pos);
+  if (const auto& m = tokenizer_.bad_merge())
+    findings_.add(Rule::gg6_merges,
+                  "merge " + std::to_string(m->index) + " of tokenizer.ggml.merges, " + quoted(m->text) +
+                      ", does not name two tokens of the vocabulary" + others(*m),
+                  m->pos);
 }
 
 }  // namespace tensorgate::detail::gguf

@@ -129,6 +129,7 @@ std::size_t GgufValidator::take_string(const unsigned char* p, std::size_t n) {
     }
     str_.buf.append(piece);
   } else {
+    if (str_.vocab) str_.buf.append(piece);  // bounded by Limits::gguf.max_vocab_bytes (start_string)
     str_.utf8.feed(p, take);
     if (str_.scan) str_.template_scan.feed(piece);
     if (str_.retain && kv_.retained.size() < kRetain)

@@ -22,6 +22,7 @@
 #include "common/uint128.hpp"
 #include "arena.hpp"
 #include "common/finding_list.hpp"
+#include "gg6_tokenizer.hpp"
 #include "chat_template/scan.hpp"
 #include "metadata_facts.hpp"
 #include "table_access.hpp"
@@ -118,6 +119,7 @@ struct StringReader {
   std::uint64_t left = 0;
   std::uint64_t pos = 0;  // where its length field starts
   bool buffer = false, retain = false, scan = false;
+  bool vocab = false;  // an element of tokenizer.ggml.tokens or .merges, gathered whole (GG6)
   std::string buf;
   Utf8Stream utf8;
   ct::TemplateScan template_scan;  // a chat template value (family CT), as it streams
@@ -210,6 +212,8 @@ class GgufValidator final : public Validator {
   void kv_done();
   void check_bool_run(const unsigned char* p, std::size_t n);
   std::size_t fast_string_elements(const unsigned char* p, std::size_t n);
+  bool vocab_elements() const;
+  void on_vocab_element(std::string_view text, std::uint64_t pos);
 
   // gg3_ggw_metadata_facts.cpp
   void begin_value_facts(std::uint32_t type);
@@ -217,6 +221,7 @@ class GgufValidator final : public Validator {
   void keep_scalar();
   void check_alignment();
   void check_metadata();
+  void check_vocabulary_text();
   void note_string_utf8(std::uint64_t at);
   void judge_template();
   void record_split(std::optional<std::uint64_t>& slot, std::uint32_t llama_type);
@@ -271,6 +276,7 @@ class GgufValidator final : public Validator {
   std::array<Checkpoint, kGgufMaxArrayDepth + 4> checkpoints_{};
   unsigned checkpoints_used_ = 0;
   Established est_;
+  TokenizerCheck tokenizer_;
   Layout layout_;
 };
 
