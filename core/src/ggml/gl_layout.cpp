@@ -75,6 +75,12 @@ std::string whisper_implausible(std::span<const std::int32_t> ints) {
   return {};
 }
 
+std::uint64_t expected_tensors(Kind k, std::span<const GgmlHyperparameter> hparams) {
+  const auto at = [&](std::size_t i) { return i < hparams.size() ? static_cast<std::uint64_t>(hparams[i].value) : 0; };
+  if (k == Kind::whisper) return 11 + 15 * at(4) + 24 * at(8);  // n_audio_layer, n_text_layer
+  return 3 + 9 * at(4);                                         // n_layer
+}
+
 const GgmlTypeInfo* tensor_type(QuantEra era, std::string_view layout, std::uint32_t id, std::string& why) {
   const GgmlTypeInfo* info = ggml_type_info(id);
   if (id == 4 || id == 5) {

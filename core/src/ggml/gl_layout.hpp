@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "tensorgate/ggml.hpp"
 #include "tensorgate/gguf.hpp"
 
 namespace tensorgate::detail::ggml {
@@ -30,6 +31,10 @@ std::span<const std::string_view> hparam_names(Kind k);
 // the hyperparameters (whisper: and the mel filters' counts).
 std::string llama_implausible(std::span<const std::int32_t> ints);
 std::string whisper_implausible(std::span<const std::int32_t> ints);
+
+// The tensor records a whole model of these hyperparameters has (the loaders refuse a file
+// missing any): llama 3 + 9 a layer; whisper 11 + 15 an encoder block + 24 a decoder block.
+std::uint64_t expected_tensors(Kind k, std::span<const GgmlHyperparameter> hparams);
 
 // The ggml quantization layouts of a file's time: llama.cpp changed the bytes of Q4_0, Q4_1
 // and Q8_0 twice in May 2023 (ggjt v2 and v3; whisper.cpp's ftype counts the same changes in

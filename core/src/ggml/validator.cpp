@@ -179,7 +179,12 @@ void GgmlValidator::finish_at_end() {
         return fail(Rule::gl_trailing, num(have_) + " bytes after the last tensor's data (byte " + num(field_at_) +
                                            ") that are no whole tensor record (12 bytes and more)",
                     field_at_);
-      if (summary_.tensor_count == 0) return fail(Rule::gl_truncated, at + ", after the vocabulary: the file has no tensor", pos_);
+      if (const std::uint64_t want = expected_tensors(kind_, summary_.hyperparameters); summary_.tensor_count < want)
+        return fail(Rule::gl_truncated, at + ", after " + num(summary_.tensor_count) + " of the " + num(want) +
+                                            " tensor records its hyperparameters make (" + (kind_ == Kind::whisper ? "11 + 15 an encoder block + 24 a decoder block"
+                                                                                       : "3 + 9 a layer") +
+                                            "): a file cut between two records",
+                    pos_);
       return;
     case Stage::dims:
     case Stage::name:

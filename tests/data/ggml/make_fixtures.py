@@ -67,28 +67,61 @@ class Writer:
 # --- whisper.cpp ---------------------------------------------------------------------------
 
 def whisper(ftype=1, ttype_2d=F16, tokens=(b"!", b"\"", b"hello", b"", b" world", b"<|endoftext|>")):
-    n_vocab, n_ctx, n_state, n_head, n_layer, n_mels = 51864, 4, 32, 2, 1, 4
+    # The tensor set whisper.cpp's loader expects (src/whisper-arch.h): 11 + 15 an encoder block
+    # + 24 a decoder block.
+    n_vocab, n_ctx, n_state, n_head, n_layer, n_mels = 40, 4, 32, 2, 1, 4
     w = Writer()
     w.out += i32(GGML, n_vocab, n_ctx, n_state, n_head, n_layer, n_ctx, n_state, n_head, n_layer, n_mels, ftype)
     w.out += i32(n_mels, 5) + floats(n_mels * 5, 0.01)
     w.out += i32(len(tokens))
     for t in tokens:
         w.out += i32(len(t)) + t
+    s, m = n_state, 4 * n_state
+
+    def attention(prefix):
+        w.tensor(prefix + "_ln.weight", F32, [s])
+        w.tensor(prefix + "_ln.bias", F32, [s])
+        for part in ("query", "key", "value", "out"):
+            w.tensor("%s.%s.weight" % (prefix, part), ttype_2d, [s, s])
+            if part != "key":
+                w.tensor("%s.%s.bias" % (prefix, part), F32, [s])
+
+    def mlp(prefix):
+        w.tensor(prefix + ".mlp_ln.weight", F32, [s])
+        w.tensor(prefix + ".mlp_ln.bias", F32, [s])
+        w.tensor(prefix + ".mlp.0.weight", ttype_2d, [s, m])
+        w.tensor(prefix + ".mlp.0.bias", F32, [m])
+        w.tensor(prefix + ".mlp.2.weight", ttype_2d, [m, s])
+        w.tensor(prefix + ".mlp.2.bias", F32, [s])
+
     # The converter reverses numpy's shape: conv1's (n_state, n_mels, 3) is ne = [3, n_mels, n_state].
-    w.tensor("encoder.positional_embedding", F32, [n_state, n_ctx])
-    w.tensor("encoder.conv1.weight", F16, [3, n_mels, n_state])
-    w.tensor("encoder.conv1.bias", F32, [1, n_state])
-    w.tensor("encoder.blocks.0.attn.query.weight", ttype_2d, [n_state, n_state])
-    w.tensor("encoder.blocks.0.attn.query.bias", F32, [n_state])
-    w.tensor("decoder.token_embedding.weight", ttype_2d, [n_state, 8])
-    w.tensor("decoder.ln.weight", F32, [n_state])
+    w.tensor("encoder.positional_embedding", F32, [s, n_ctx])
+    w.tensor("encoder.conv1.weight", F16, [3, n_mels, s])
+    w.tensor("encoder.conv1.bias", F32, [1, s])
+    w.tensor("encoder.conv2.weight", F16, [3, s, s])
+    w.tensor("encoder.conv2.bias", F32, [1, s])
+    for i in range(n_layer):
+        attention("encoder.blocks.%d.attn" % i)
+        mlp("encoder.blocks.%d" % i)
+    w.tensor("encoder.ln_post.weight", F32, [s])
+    w.tensor("encoder.ln_post.bias", F32, [s])
+    w.tensor("decoder.positional_embedding", F32, [s, n_ctx])
+    w.tensor("decoder.token_embedding.weight", ttype_2d, [s, n_vocab])
+    for i in range(n_layer):
+        attention("decoder.blocks.%d.attn" % i)
+        attention("decoder.blocks.%d.cross_attn" % i)
+        mlp("decoder.blocks.%d" % i)
+    w.tensor("decoder.ln.weight", F32, [s])
+    w.tensor("decoder.ln.bias", F32, [s])
     return bytes(w.out)
 
 
 # --- llama.cpp before GGUF -----------------------------------------------------------------
 
 def llama(magic=GGJT, version=3, ftype=2, q=Q4_0, aligned=None, extra=None):
-    n_vocab, n_embd, n_mult, n_head, n_layer, n_rot = 5, 64, 32, 2, 1, 32
+    # The tensor set llama.cpp's loader expects: 3 + 9 a layer.
+    n_vocab, n_embd, n_mult, n_head, n_layer, n_rot = 5, 32, 32, 2, 1, 16
+    n_ff = ((2 * (4 * n_embd) // 3 + n_mult - 1) // n_mult) * n_mult
     aligned = magic == GGJT if aligned is None else aligned
     w = Writer()
     w.out += i32(magic) + (i32(version) if magic != GGML else b"")
@@ -99,9 +132,16 @@ def llama(magic=GGJT, version=3, ftype=2, q=Q4_0, aligned=None, extra=None):
             w.out += struct.pack("<f", -float(i))
     w.tensor("tok_embeddings.weight", F16, [n_embd, n_vocab], aligned)
     w.tensor("norm.weight", F32, [n_embd], aligned)
-    w.tensor("layers.0.attention.wq.weight", q, [n_embd, n_embd], aligned)
-    w.tensor("layers.0.attention_norm.weight", F32, [n_embd], aligned)
     w.tensor("output.weight", q, [n_embd, n_vocab], aligned)
+    for i in range(n_layer):
+        p = "layers.%d." % i
+        for part in ("wq", "wk", "wv", "wo"):
+            w.tensor(p + "attention.%s.weight" % part, q, [n_embd, n_embd], aligned)
+        w.tensor(p + "attention_norm.weight", F32, [n_embd], aligned)
+        w.tensor(p + "feed_forward.w1.weight", q, [n_embd, n_ff], aligned)
+        w.tensor(p + "feed_forward.w2.weight", q, [n_ff, n_embd], aligned)
+        w.tensor(p + "feed_forward.w3.weight", q, [n_embd, n_ff], aligned)
+        w.tensor(p + "ffn_norm.weight", F32, [n_embd], aligned)
     if extra:
         extra(w, aligned)
     return bytes(w.out)
@@ -128,9 +168,9 @@ write("bad_version_ggmf2.bin", i32(GGMF, 2) + good[8:])                     # GL
 # GL.header: an unversioned file of another ggml example (gpt-2's header: n_vocab, n_ctx, n_embd,
 # n_head, n_layer, ftype, then its vocabulary count), neither whisper's nor llama's.
 write("unplaceable_gpt2.bin", i32(GGML, 50257, 1024, 768, 12, 12, 1, 50257) + bytes(64))
-write("header_negative.bin", i32(GGJT, 3, 5, -64, 32, 2, 1, 32, 2) + good[36:])   # GL.header
-write("vocab_past_end.bin", i32(GGJT, 3, 5, 64, 32, 2, 1, 32, 2) + i32(1000) + b"<unk>")  # GL.vocab
-write("vocab_token_huge.bin", i32(GGJT, 3, 5, 64, 32, 2, 1, 32, 2) + i32(1 << 30) + bytes(16))  # GL.vocab
+write("header_negative.bin", i32(GGJT, 3, 5, -32, 32, 2, 1, 16, 2) + good[36:])   # GL.header
+write("vocab_past_end.bin", i32(GGJT, 3, 5, 32, 32, 2, 1, 16, 2) + i32(1000) + b"<unk>")  # GL.vocab
+write("vocab_token_huge.bin", i32(GGJT, 3, 5, 32, 32, 2, 1, 16, 2) + i32(1 << 30) + bytes(16))  # GL.vocab
 write("truncated.bin", good[:len(good) - 100])                              # GL.truncated
 write("trailing.bin", good + bytes(5))                                      # GL.trailing
 write("misaligned.bin", llama(aligned=False))                               # GL.alignment
@@ -141,5 +181,6 @@ write("removed_type.bin", llama(extra=lambda w, a: w.tensor("extra.weight", 4, [
 write("ggjt_v2_q4_0.bin", llama(version=2))                                 # GL.tensor: v2's Q4_0 layout
 write("zero_dim.bin", llama(extra=lambda w, a: w.tensor("extra.weight", F32, [4, 0], a, data=b"")))
 write("partial_block.bin", llama(extra=lambda w, a: w.tensor("extra.weight", Q4_0, [16, 2], a, data=bytes(36))))
-write("whisper_truncated.bin", whisper()[:300])                             # GL.truncated in the tensors
+write("whisper_truncated.bin", whisper()[:3000])                             # GL.truncated in the tensors
 write("whisper_trailing.bin", whisper() + bytes(11))                        # GL.trailing
+write("whisper_cut_between_records.bin", whisper()[:750])                   # GL.truncated: 3 of 50 tensors
