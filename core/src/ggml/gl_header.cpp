@@ -1,7 +1,5 @@
 // GL.version, GL.header, GL.vocab, GL.legacy: the magic, the version, the hyperparameters (an
 // unversioned file placed as whisper.cpp's or llama's), whisper's mel filters, the vocabulary.
-#include <cstdio>
-
 #include "ggml/validator.hpp"
 
 namespace tensorgate::detail::ggml {
@@ -10,8 +8,8 @@ namespace {
 std::string num(std::uint64_t v) { return std::to_string(v); }
 
 std::string hex32(std::uint32_t v) {
-  char s[16];
-  std::snprintf(s, sizeof s, "0x%08x", v);
+  std::string s = "0x";
+  for (int shift = 28; shift >= 0; shift -= 4) s += "0123456789abcdef"[(v >> shift) & 0xf];
   return s;
 }
 
