@@ -132,6 +132,30 @@ void GgmlValidator::next_token() {
   expect(Stage::token_len, 4);
 }
 
+// The vocabulary's entries that lie whole in the chunk, in one loop: a 32,000-token vocabulary
+// is ~100,000 fields, which the field-by-field path read at a few times the cost. Anything it
+// cannot pass (a length past the limit, an entry cut by the chunk) is left to that path, which
+// reports it; the bytes passed and the state are the same either way.
+std::size_t GgmlValidator::fast_tokens(const unsigned char* p, std::size_t n) {
+  const std::size_t score = scores_ ? 4 : 0;
+  std::size_t used = 0;
+  while (n - used >= 4) {
+    const std::uint32_t len = static_cast<std::uint32_t>(p[used]) | static_cast<std::uint32_t>(p[used + 1]) << 8 |
+                              static_cast<std::uint32_t>(p[used + 2]) << 16 | static_cast<std::uint32_t>(p[used + 3]) << 24;
+    if (len > limits_.ggml.max_token_bytes || n - used - 4 < std::size_t{len} + score) break;
+    used += 4 + std::size_t{len} + score;
+    if (vocab_left_ == 0) {
+      pos_ += used;
+      start_record();
+      return used;
+    }
+    --vocab_left_;
+    ++vocab_read_;
+  }
+  pos_ += used;
+  return used;
+}
+
 void GgmlValidator::on_token_len() {
   const auto len = static_cast<std::uint32_t>(int_at(0));
   if (len > limits_.ggml.max_token_bytes)

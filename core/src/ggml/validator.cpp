@@ -56,6 +56,9 @@ std::size_t GgmlValidator::step(const unsigned char* p, std::size_t n) {
     if (run_ == 0) on_run_end();
     return take;
   }
+  if (stage_ == Stage::token_len && have_ == 0) {
+    if (const std::size_t used = fast_tokens(p, n)) return used;
+  }
   if (stage_ == Stage::name) {
     const std::size_t take = std::min<std::size_t>(n, name_len_ - name_.size());
     name_.append(reinterpret_cast<const char*>(p), take);

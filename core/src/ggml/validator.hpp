@@ -60,6 +60,7 @@ class GgmlValidator final : public Validator {
   void on_vocab_count(std::uint64_t n);
   void next_token();
   void on_token_len();
+  std::size_t fast_tokens(const unsigned char* p, std::size_t n);  // whole entries in the chunk
   // gl_tensor.cpp
   void on_record_head();
   void on_dims();
