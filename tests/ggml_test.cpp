@@ -286,8 +286,15 @@ TEST(Ggml, NoCutOfAFileIsValid) {
     cuts.push_back(bytes.size() - 1);
     for (const std::size_t n : cuts) {
       if (n >= bytes.size()) continue;
-      auto v = tensorgate::make_ggml_validator();
-      const Report r = tensorgate::validate_whole(*v, std::string_view(bytes).substr(0, n));
+      // In the header and vocabulary, every way of feeding it gives one report (a cut right
+      // after a vocabulary entry once named the wrong offset when the entries went by whole).
+      Report r;
+      if (n < 400) {
+        r = direct(bytes.substr(0, n));
+      } else {
+        auto v = tensorgate::make_ggml_validator();
+        r = tensorgate::validate_whole(*v, std::string_view(bytes).substr(0, n));
+      }
       ASSERT_FALSE(r.valid) << "cut at " << n;
       const std::string e = errors_of(r);
       ASSERT_TRUE(e == "GL.truncated" || e == "GL.trailing" || e == "GL.vocab") << "cut at " << n << ": " << e;

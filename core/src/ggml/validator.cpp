@@ -161,27 +161,29 @@ Report GgmlValidator::finish() {
 // Where the input ended: nowhere but between two tensor records is a whole file.
 void GgmlValidator::finish_at_end() {
   const std::string at = "the file ends at byte " + num(pos_);
+  // A field not begun starts where the input ended (field_at_ is the last one's start).
+  const std::uint64_t field = have_ ? field_at_ : pos_;
   switch (stage_) {
     case Stage::stopped: return;
     case Stage::magic: return fail(Rule::gl_truncated, at + ", inside the 4-byte magic", 0);
-    case Stage::version: return fail(Rule::gl_truncated, at + ", inside the version", field_at_);
+    case Stage::version: return fail(Rule::gl_truncated, at + ", inside the version", field);
     case Stage::probe:
-    case Stage::hparams: return fail(Rule::gl_truncated, at + ", inside the hyperparameters", field_at_);
+    case Stage::hparams: return fail(Rule::gl_truncated, at + ", inside the hyperparameters", field);
     case Stage::mel_data: return fail(Rule::gl_truncated, at + ", inside the mel filters (" + num(run_) + " bytes short)", pos_);
-    case Stage::vocab_count: return fail(Rule::gl_truncated, at + ", inside the vocabulary count", field_at_);
+    case Stage::vocab_count: return fail(Rule::gl_truncated, at + ", inside the vocabulary count", field);
     case Stage::token_len:
     case Stage::token_score:
       return fail(Rule::gl_truncated, at + ", inside vocabulary entry " + num(vocab_read_ - 1) + " of " + num(summary_.vocab_size),
-                  field_at_);
+                  field);
     case Stage::token_bytes:
       return fail(Rule::gl_vocab, "vocabulary entry " + num(vocab_read_ - 1) + "'s length runs " + num(run_) +
                                       " bytes past the end of the file (byte " + num(pos_) + ")",
                   pos_);
     case Stage::record_head:
       if (have_ > 0)
-        return fail(Rule::gl_trailing, num(have_) + " bytes after the last tensor's data (byte " + num(field_at_) +
+        return fail(Rule::gl_trailing, num(have_) + " bytes after the last tensor's data (byte " + num(field) +
                                            ") that are no whole tensor record (12 bytes and more)",
-                    field_at_);
+                    field);
       if (const std::uint64_t want = expected_tensors(kind_, summary_.hyperparameters); summary_.tensor_count < want)
         return fail(Rule::gl_truncated, at + ", after " + num(summary_.tensor_count) + " of the " + num(want) +
                                             " tensor records its hyperparameters make (" + (kind_ == Kind::whisper ? "11 + 15 an encoder block + 24 a decoder block"
