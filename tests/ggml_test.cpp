@@ -313,6 +313,14 @@ TEST(Ggml, AFileCutBetweenRecordsIsTruncated) {
   EXPECT_EQ(errors_of(detected(bytes)), "");
 }
 
+TEST(Ggml, AFileCutBeforeItsHeaderIsPlacedHasNoSummary) {
+  // Cut inside ggjt's hyperparameters: the magic named llama, the header did not say more.
+  const Report r = direct(fixture("llama_ggjt_v3.bin").substr(0, 20));
+  EXPECT_EQ(errors_of(r), "GL.truncated");
+  EXPECT_EQ(r.summary.get<GgmlSummary>(), nullptr);
+  EXPECT_NE(check("llama_ggjt_v3.bin").summary.get<GgmlSummary>(), nullptr);
+}
+
 TEST(Ggml, BytesAfterTheLastTensorAreRefused) {
   EXPECT_EQ(errors_of(check("trailing.bin")), "GL.trailing");
   EXPECT_EQ(errors_of(check("whisper_trailing.bin")), "GL.trailing");

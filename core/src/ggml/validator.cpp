@@ -211,7 +211,7 @@ Progress GgmlValidator::progress() const {
 
 Report GgmlValidator::report() const {
   Report r = report_of(Format::ggml, bytes_seen_, findings_, aborted_);
-  if (kind_ != Kind::none) r.summary = summary_;
+  if (!summary_.kind.empty()) r.summary = summary_;  // once the header placed the file
   return r;
 }
 
