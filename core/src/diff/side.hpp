@@ -2,7 +2,8 @@
 // One side of the diff as a list of tensors, whatever its files' format: each with its name,
 // dtype, shape (outermost first), element encoding and where its bytes are. One collector per
 // kind of summary fills it from the validated reports (side.cpp: safetensors, GGUF, PyTorch
-// checkpoints' state dicts; side_onnx.cpp: ONNX initializers); a new format is one more
+// checkpoints' state dicts; side_onnx.cpp: ONNX initializers; side_ggml.cpp: legacy GGML
+// tensor records); a new format is one more
 // collector and nothing else.
 #include <cstdint>
 #include <functional>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "tensorgate/diff.hpp"
+#include "tensorgate/ggml.hpp"
 #include "tensorgate/onnx.hpp"
 
 namespace tensorgate::detail::diff {
@@ -53,6 +55,9 @@ std::optional<std::string> collect_side(const DiffSide& in, Side& out);
 
 // side_onnx.cpp: an ONNX model's initializers, each whose name `first` has not seen before.
 void collect_onnx(const OnnxSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
+
+// side_ggml.cpp: a legacy GGML file's tensor records, each whose name `first` has not seen before.
+void collect_ggml(const GgmlSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
 
 // A tensor's dtype as the diff compares it across formats: ONNX's names (FLOAT) read as the
 // safetensors table's (F32) where that has the type; every other format's as it is.

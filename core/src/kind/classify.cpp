@@ -25,6 +25,7 @@ std::uint64_t le64(std::string_view s) {
 }
 
 constexpr std::string_view kHdf5Signature{"\x89HDF\r\n\x1a\n", 8};
+constexpr std::string_view kGgmlMagics[] = {"lmgg", "fmgg", "tjgg"};
 
 bool json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
@@ -69,7 +70,12 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
   if (starts(prefix, "PK\x03\x04") || starts(prefix, std::string_view("PK\x05\x06", 4))) return Classification{Format::zip, {}, {}};
   if (starts(prefix, "\x93NUMPY")) return Classification{Format::npy, {}, {}};
   if (starts(prefix, kHdf5Signature)) return Classification{Format::hdf5, {}, {}};
-  const bool magic_pending = could_start(prefix, "GGUF") || could_start(prefix, "PK\x03\x04") ||
+  // Legacy GGML's three magics as their little-endian uint32 is on disk (ggml, ggmf, ggjt).
+  for (const std::string_view m : kGgmlMagics)
+    if (starts(prefix, m)) return Classification{Format::ggml, {}, {}};
+  bool ggml_pending = false;
+  for (const std::string_view m : kGgmlMagics) ggml_pending = ggml_pending || could_start(prefix, m);
+  const bool magic_pending = ggml_pending || could_start(prefix, "GGUF") || could_start(prefix, "PK\x03\x04") ||
                              could_start(prefix, std::string_view("PK\x05\x06", 4)) || could_start(prefix, "\x93NUMPY") ||
                              could_start(prefix, kHdf5Signature) || could_start(prefix, "version https://");
   if (!complete && magic_pending) return std::nullopt;
