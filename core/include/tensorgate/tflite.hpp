@@ -4,6 +4,7 @@
 // The summary a file gets, and the push validator.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,8 @@ struct TfliteTensor {
   std::vector<std::int64_t> shape;  // as stored (a negative dimension is a TFL.model finding)
   std::uint32_t buffer = 0;
   std::uint64_t bytes = 0;  // of its buffer (inline data, or the size of data stored past the flatbuffer)
+  std::optional<std::uint64_t> data_offset;  // where its buffer's bytes start in the file (none: no data)
+  std::uint64_t offset = 0;                  // its Tensor table
 };
 
 struct TfliteSummary {

@@ -41,6 +41,9 @@ Steps write_tflite_summary(StepContext& c, const TfliteSummary& s, const ReportO
     out.end_array();
     out.field("buffer", std::uint64_t{t.buffer});
     out.field("bytes", t.bytes);
+    out.key("data_offset");
+    if (t.data_offset) out.number(*t.data_offset);
+    else out.null();
   }, "tensors_not_listed", s.tensors_not_listed);
   w.field("buffers", s.buffers);
   w.field("buffer_bytes", s.buffer_bytes);

@@ -60,6 +60,11 @@ void TfliteValidator::build_summary() {
       row.shape = shape;
       row.buffer = t.buffer;
       row.bytes = bytes;
+      row.offset = t.offset;
+      if (bytes > 0) {
+        const BufferRecord& b = model_.buffers[t.buffer];
+        row.data_offset = b.has_data ? b.data_at : b.external_offset;
+      }
       s.tensors.push_back(std::move(row));
     }
   }
