@@ -182,6 +182,14 @@ TEST(Tflite, TheFlatbufferKeptIsBounded) {
   EXPECT_FALSE(r.valid);
 }
 
+TEST(Tflite, VectorsSharedPastTheFileAreNotReadOverAndOver) {
+  // 3,000 offsets to one tensor of 3,000 dimensions: 9,000,000 dimensions to read from 24 KB.
+  const Report r = check("shared_vectors.tflite");
+  ASSERT_TRUE(r.aborted);
+  EXPECT_EQ(r.aborted->limit, "tflite-shared-vectors");
+  EXPECT_FALSE(r.valid);
+}
+
 TEST(Tflite, DetectedByContentAndName) {
   EXPECT_EQ(tensorgate::make_validator(tensorgate::FormatChoice::auto_detect, "x.bin", {}) != nullptr, true);
   const Report r = check_detected("renamed.bin", fixture("model.tflite"));

@@ -54,8 +54,8 @@ struct TfliteSummary {
   std::uint64_t buffer_bytes = 0;        // their data, inline or past the flatbuffer
   std::uint64_t external_buffers = 0;    // buffers kept past the flatbuffer (offset and size: models over 2 GB)
   std::uint64_t parameters = 0;          // elements of the tensors that have data
-  std::vector<std::string> signatures;   // signature keys
-  std::vector<std::string> metadata;     // metadata names ("min_runtime_version", "TFLITE_METADATA", ...)
+  std::vector<std::string> signatures;   // signature keys (Limits::tflite.max_listed_tensors)
+  std::vector<std::string> metadata;     // metadata names (Limits::tflite.max_listed_tensors) ("min_runtime_version", "TFLITE_METADATA", ...)
 };
 // How the reports write it (core/src/tflite/report_json.cpp and report_text.cpp; tensorgate/summary.hpp).
 const SummaryOps& summary_ops(const TfliteSummary*);

@@ -26,9 +26,14 @@ std::string TfliteValidator::text(const Ref& r, std::size_t max) const {
   return std::string(b->substr(0, utf8_prefix(*b, max)));
 }
 
-std::vector<std::int64_t> TfliteValidator::ints(const Ref& r) const {
+std::vector<std::int64_t> TfliteValidator::ints(const Ref& r) {
   std::vector<std::int64_t> out;
   if (!r.present) return out;
+  ints_read_ += r.count;
+  if (ints_read_ > 4 * kept_.kept() + (1u << 20)) {
+    ints_cut_ = true;
+    return out;
+  }
   const auto b = kept_.read(r.at, 4ull * r.count);
   if (!b) return out;
   out.reserve(r.count);
@@ -46,18 +51,21 @@ void TfliteValidator::judge() {
   for (std::uint32_t i = 0; i < model_.subgraphs.size(); ++i) judge_subgraph(i);
   for (std::size_t i = 0; i < model_.metadata.size(); ++i)
     if (model_.metadata[i].buffer >= model_.buffers.size())
-      findings_.add(Rule::tfl_buffer, "metadata " + quoted(text(model_.metadata[i].name, 256)) + " names buffer " +
+      findings_.add(Rule::tfl_buffer, "metadata " + quoted(text(model_.metadata[i].name, 64)) + " names buffer " +
                                           num(model_.metadata[i].buffer) + ", past the model's " +
                                           num(model_.buffers.size()) + " buffers",
                     0);
   build_summary();
+  if (ints_cut_)
+    abort_with("tflite-shared-vectors", "the model's tables share integer vectors (shapes, tensor indices) past four "
+                                        "times the bytes of the flatbuffer: no writer does so; the file is not checked");
 }
 
 void TfliteValidator::judge_operator_codes() {
   for (OpCodeRecord& c : model_.opcodes) {
     const std::int32_t code = std::max<std::int32_t>(c.builtin, c.deprecated_builtin);
     if (code != kBuiltinCustom) continue;
-    const std::string custom = text(c.custom, 4096);
+    const std::string custom = text(c.custom, 256);  // op names are short; codes may be shared
     if (custom.rfind("Flex", 0) != 0) {
       findings_.add(Rule::tfl_custom_op, "operator code " + quoted(custom) +
                                              " is a custom op: the interpreter must have it registered, code the model "
@@ -111,38 +119,42 @@ void TfliteValidator::judge_subgraph(std::uint32_t index) {
 }
 
 void TfliteValidator::judge_tensor(const SubgraphRecord&, const TensorRecord& t) {
-  const std::string name = text(t.name, 4096);
+  std::string name;  // read only for a finding: a name may be shared by a million tensors
+  const auto named = [&]() -> const std::string& {
+    if (name.empty()) name = text(t.name, 256);
+    return name;
+  };
   std::string_view type_name;
   std::uint32_t bits = 0;
   bool sized = tensor_type(t.type, type_name, bits);
   if (!sized)
-    findings_.add(Rule::tfl_model, "tensor " + quoted(name) + " has type " + std::to_string(t.type) +
+    findings_.add(Rule::tfl_model, "tensor " + quoted(named()) + " has type " + std::to_string(t.type) +
                                        ", not one of schema.fbs's TensorType values",
-                  t.offset, name);
+                  t.offset, named());
   std::uint64_t elements = 1;
   for (const std::int64_t d : ints(t.shape)) {
     if (d < 0) {
-      findings_.add(Rule::tfl_model, "tensor " + quoted(name) + " has a negative dimension (" + std::to_string(d) + ")",
-                    t.offset, name);
+      findings_.add(Rule::tfl_model, "tensor " + quoted(named()) + " has a negative dimension (" + std::to_string(d) + ")",
+                    t.offset, named());
       sized = false;
       break;
     }
     elements = saturating_mul(elements, static_cast<std::uint64_t>(d));
   }
   if (t.buffer >= model_.buffers.size()) {
-    findings_.add(Rule::tfl_buffer, "tensor " + quoted(name) + " names buffer " + num(t.buffer) + ", past the model's " +
+    findings_.add(Rule::tfl_buffer, "tensor " + quoted(named()) + " names buffer " + num(t.buffer) + ", past the model's " +
                                         num(model_.buffers.size()) + " buffers",
-                  t.offset, name);
+                  t.offset, named());
     return;
   }
   const std::uint64_t size = model_.buffers[t.buffer].size();
   if (size == 0 || !sized || bits == 0 || t.sparse) return;
   const std::uint64_t bytes = elements == UINT64_MAX ? UINT64_MAX : (saturating_mul(elements, bits) + 7) / 8;
   if (bytes != size)
-    findings_.add(Rule::tfl_buffer, "tensor " + quoted(name) + " of " + std::string(type_name) + " and " + num(elements) +
+    findings_.add(Rule::tfl_buffer, "tensor " + quoted(named()) + " of " + std::string(type_name) + " and " + num(elements) +
                                         " elements needs " + (bytes == UINT64_MAX ? "more than 2^64" : num(bytes)) +
                                         " bytes, but its buffer " + num(t.buffer) + " holds " + num(size),
-                  t.offset, name);
+                  t.offset, named());
 }
 
 // What only the input's end tells: that the runs not read lie inside the file.

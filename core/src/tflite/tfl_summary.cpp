@@ -13,7 +13,7 @@ void TfliteValidator::build_summary() {
       ++s.subgraphs_not_listed;
       continue;
     }
-    s.subgraphs.push_back(TfliteSubgraph{text(sg.name, 4096), sg.tensors.size(), sg.operators.size()});
+    s.subgraphs.push_back(TfliteSubgraph{text(sg.name, 256), sg.tensors.size(), sg.operators.size()});
   }
   for (const OpCodeRecord& c : model_.opcodes) {
     if (s.operator_codes.size() >= limits_.tflite.max_listed_tensors) {
@@ -26,7 +26,7 @@ void TfliteValidator::build_summary() {
     row.version = c.version;
     row.uses = c.uses;
     if (row.custom) {
-      row.name = text(c.custom, 4096);
+      row.name = text(c.custom, 256);
     } else {
       const std::string_view known = builtin_name(row.builtin);
       row.name = known.empty() ? "BUILTIN_" + std::to_string(row.builtin) : std::string(known);
@@ -54,7 +54,7 @@ void TfliteValidator::build_summary() {
       std::string_view type;
       std::uint32_t bits = 0;
       TfliteTensor row;
-      row.name = text(t.name, 4096);
+      row.name = text(t.name, 256);  // a name may be shared by every listed tensor
       row.subgraph = g;
       row.type = tensor_type(t.type, type, bits) ? std::string(type) : "TYPE_" + std::to_string(t.type);
       row.shape = shape;
@@ -68,8 +68,12 @@ void TfliteValidator::build_summary() {
       s.tensors.push_back(std::move(row));
     }
   }
-  for (const Ref& r : model_.signatures) s.signatures.push_back(text(r, 4096));
-  for (const MetadataRecord& m : model_.metadata) s.metadata.push_back(text(m.name, 4096));
+  // Names of at most 256 bytes, lists of at most max_listed_tensors: a string may be shared by
+  // every entry.
+  for (const Ref& r : model_.signatures)
+    if (s.signatures.size() < limits_.tflite.max_listed_tensors) s.signatures.push_back(text(r, 256));
+  for (const MetadataRecord& m : model_.metadata)
+    if (s.metadata.size() < limits_.tflite.max_listed_tensors) s.metadata.push_back(text(m.name, 256));
   summary_ = std::move(s);
 }
 

@@ -104,7 +104,7 @@ class TfliteValidator final : public Validator {
   void judge_tensor(const SubgraphRecord& sg, const TensorRecord& t);
   void judge_at_end();
   std::string text(const Ref& r, std::size_t max) const;
-  std::vector<std::int64_t> ints(const Ref& r) const;
+  std::vector<std::int64_t> ints(const Ref& r);
   void build_summary();
 
   Limits limits_;
@@ -118,6 +118,10 @@ class TfliteValidator final : public Validator {
   std::uint64_t bytes_seen_ = 0, seq_ = 0, tables_ = 0, data_end_ = 0;
   std::uint64_t required_end_ = 0, required_at_ = 0;
   std::string required_what_;
+  // Elements of integer vectors read while judging: vectors may be shared by any number of
+  // tables, so the reading is bounded by the bytes kept, not by the count of references.
+  std::uint64_t ints_read_ = 0;
+  bool ints_cut_ = false;
   ModelRecord model_;
   std::optional<TfliteSummary> summary_;
 };

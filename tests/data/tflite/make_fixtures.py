@@ -177,6 +177,19 @@ def model(
     return bytes(out)
 
 
+def shared_vectors(n=3000):
+    """One Tensor table, its shape of n dimensions, listed n times by its subgraph: verified once
+    per offset as flatbuffers does, each time with the same shape."""
+    b = flatbuffers.Builder(1024)
+    shape = vec_i32(b, [1] * n)
+    tensor = table(b, [(0, "off", shape), (1, "i8", FLOAT32)])
+    subgraph = table(b, [(0, "off", vec_offsets(b, [tensor] * n))])
+    empty = table(b, [])
+    root = table(b, [(0, "u32", 3), (2, "off", vec_offsets(b, [subgraph])), (4, "off", vec_offsets(b, [empty]))])
+    b.Finish(root, file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
 def tables_of(buf, vector_field_owner, field_id):
     """Offsets of the tables of a vector-of-tables field of the table at `vector_field_owner`."""
     at = field_pos(buf, vector_field_owner, field_id)
@@ -244,6 +257,7 @@ def main():
     files["version_2.tflite"] = model(version=2)
     files["bad_type.tflite"] = model(weight_type=42)
     files["external_past_end.tflite"] = model(external=True, external_offset_shift=4096)
+    files["shared_vectors.tflite"] = shared_vectors()
     root = root_of(good)
     # The Model's subgraphs offset pointing past the file's end.
     files["offset_out_of_range.tflite"] = patched(good, field_pos(good, root, 2), "<I", len(good) * 2)
