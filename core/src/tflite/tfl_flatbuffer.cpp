@@ -28,7 +28,7 @@ void TfliteValidator::settle() {
   while (!stopped_ && !queue_.empty() && queue_.top().hi <= kept_.position()) {
     const Pending p = queue_.top();
     queue_.pop();
-    los_.erase(los_.find(p.lo));
+    los_.remove(p.lo);
     process(p);
   }
   if (!stopped_ && queue_.empty() && !judged_) {
@@ -51,9 +51,20 @@ bool TfliteValidator::ask(Pending p) {
   if (!hold(sizeof(Pending) + 16)) return false;
   p.seq = seq_++;
   p.lo = std::min(p.lo, p.hi);
-  los_.insert(p.lo);
+  los_.add(p.lo);
   queue_.push(p);
   return true;
+}
+
+// A table's next step: at once when its bytes have passed (a vtable behind its table, as most
+// are), else asked for. The position is where a read completed, whatever the chunks, so either
+// way the order is the input's own.
+void TfliteValidator::proceed(const Pending& p) {
+  if (p.hi > kFlatbufferEnd || p.hi > kept_.position()) {
+    ask(p);
+    return;
+  }
+  process(p);
 }
 
 void TfliteValidator::process(const Pending& p) {
@@ -129,7 +140,7 @@ void TfliteValidator::on_table_start(const Pending& p) {
   next.vtable = static_cast<std::uint64_t>(vt);
   next.lo = next.vtable;
   next.hi = next.vtable + 2;
-  ask(next);
+  proceed(next);
 }
 
 void TfliteValidator::on_vtable_size(const Pending& p) {
@@ -143,7 +154,7 @@ void TfliteValidator::on_vtable_size(const Pending& p) {
   next.step = Step::vtable;
   next.lo = p.vtable;
   next.hi = p.vtable + size;
-  ask(next);
+  proceed(next);
 }
 
 std::uint16_t TfliteValidator::voffset(const Pending& table, std::uint8_t id) {
@@ -163,7 +174,7 @@ void TfliteValidator::on_vtable(const Pending& p) {
   next.step = Step::table_fields;
   next.lo = p.at;
   next.hi = end;
-  ask(next);
+  proceed(next);
 }
 
 void TfliteValidator::on_table_fields(const Pending& p) {

@@ -19,7 +19,7 @@ TfliteValidator::TfliteValidator(const Limits& limits, MemoryBudget* budget)
 std::uint64_t TfliteValidator::droppable() const {
   const std::uint64_t pos = kept_.position();
   if (pos >= data_end_) return 0;
-  const std::uint64_t first = los_.empty() ? UINT64_MAX : *los_.begin();
+  const std::uint64_t first = los_.lowest();
   if (first <= pos) return 0;
   return std::min(data_end_, first) - pos;
 }

@@ -8,9 +8,9 @@
 // run nothing else waits for is dropped, fed or skipped (bytes_skippable()). When the last read
 // completes, the model is judged (tfl_model.cpp). Made by make_tflite_validator.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <queue>
-#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -46,6 +46,22 @@ struct Pending {
   std::uint8_t depth = 0;  // tables above it and itself
 };
 
+// The lowest first byte of the pending reads: a min-heap of them with the completed ones removed
+// lazily (a second heap of those taken out), which costs no allocation per read.
+class LowestStart {
+ public:
+  void add(std::uint64_t lo) { live_.push(lo); }
+  void remove(std::uint64_t lo) { gone_.push(lo); }
+  std::uint64_t lowest() {
+    while (!gone_.empty() && !live_.empty() && gone_.top() == live_.top()) live_.pop(), gone_.pop();
+    return live_.empty() ? UINT64_MAX : live_.top();
+  }
+  void clear() { live_ = {}, gone_ = {}; }
+
+ private:
+  std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> live_, gone_;
+};
+
 struct Later {
   bool operator()(const Pending& a, const Pending& b) const { return a.hi != b.hi ? a.hi > b.hi : a.seq > b.seq; }
 };
@@ -72,6 +88,7 @@ class TfliteValidator final : public Validator {
   // tfl_flatbuffer.cpp: the walk.
   void settle();
   bool ask(Pending p);
+  void proceed(const Pending& p);
   void process(const Pending& p);
   void on_root(const Pending& p);
   void on_table_start(const Pending& p);
@@ -112,7 +129,7 @@ class TfliteValidator final : public Validator {
   BudgetHold memory_;
   KeptBytes kept_;
   std::priority_queue<Pending, std::vector<Pending>, Later> queue_;
-  std::multiset<std::uint64_t> los_;
+  mutable LowestStart los_;
   std::optional<Aborted> aborted_;
   bool stopped_ = false, finished_ = false, judged_ = false;
   std::uint64_t bytes_seen_ = 0, seq_ = 0, tables_ = 0, data_end_ = 0;
