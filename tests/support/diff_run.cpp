@@ -36,7 +36,9 @@ void hold(const std::string& side_name, const Model& m, bool values, const DiffW
     if (name == "config.json") md.config_json = data, h.side.config_json = data;
     if (name == "model.safetensors.index.json") md.index_json = data;
     const bool torch = name.ends_with(".bin") || name.ends_with(".pt") || name.ends_with(".pth");
-    if (!name.ends_with(".safetensors") && !name.ends_with(".gguf") && !name.ends_with(".onnx") && !torch) continue;
+    if (!name.ends_with(".safetensors") && !name.ends_with(".gguf") && !name.ends_with(".onnx") && !name.ends_with(".tflite") &&
+        !torch)
+      continue;
     const Report& r = h.reports.emplace(name, validate(name, data)).first->second;
     if (r.format == Format::safetensors) md.weights.push_back(inventory_of(name, r));
   }

@@ -189,6 +189,12 @@ std::optional<std::string> collect_side(const DiffSide& in, Side& out) {
         return file.path + " has more tensors than its report lists (" + std::to_string(ggml->tensors_not_listed) +
                " past Limits::ggml.max_listed_tensors)";
       collect_ggml(*ggml, f, out, [&](std::string_view name) { return seen.insert(name).second; });
+    } else if (const TfliteSummary* tfl = r->summary.get<TfliteSummary>()) {
+      out.all_safetensors = out.all_gguf = false;
+      if (tfl->tensors_not_listed)
+        return file.path + " has more tensors than its report lists (" + std::to_string(tfl->tensors_not_listed) +
+               " past Limits::tflite.max_listed_tensors)";
+      collect_tflite(*tfl, f, out, [&](std::string_view name) { return seen.insert(name).second; });
     } else if (const PickleSummary* state = torch_state(r->summary); state && !state->tensors.empty()) {
       out.all_safetensors = out.all_gguf = false;
       collect_pickle(*state, r->summary.get<ZipSummary>(), r->format, f, out, seen);

@@ -3,7 +3,7 @@
 // dtype, shape (outermost first), element encoding and where its bytes are. One collector per
 // kind of summary fills it from the validated reports (side.cpp: safetensors, GGUF, PyTorch
 // checkpoints' state dicts; side_onnx.cpp: ONNX initializers; side_ggml.cpp: legacy GGML
-// tensor records); a new format is one more
+// tensor records; side_tflite.cpp: TFLite's constant tensors); a new format is one more
 // collector and nothing else.
 #include <cstdint>
 #include <functional>
@@ -15,6 +15,7 @@
 #include "tensorgate/diff.hpp"
 #include "tensorgate/ggml.hpp"
 #include "tensorgate/onnx.hpp"
+#include "tensorgate/tflite.hpp"
 
 namespace tensorgate::detail::diff {
 
@@ -58,6 +59,9 @@ void collect_onnx(const OnnxSummary& s, std::size_t file, Side& out, const std::
 
 // side_ggml.cpp: a legacy GGML file's tensor records, each whose name `first` has not seen before.
 void collect_ggml(const GgmlSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
+// side_tflite.cpp: a TFLite model's constant tensors, each whose name `first` has not seen before.
+void collect_tflite(const TfliteSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
+std::string_view tflite_common_dtype(std::string_view dtype);
 
 // A tensor's dtype as the diff compares it across formats: ONNX's names (FLOAT) read as the
 // safetensors table's (F32) where that has the type; every other format's as it is.

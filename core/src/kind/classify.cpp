@@ -70,12 +70,15 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
   if (starts(prefix, "PK\x03\x04") || starts(prefix, std::string_view("PK\x05\x06", 4))) return Classification{Format::zip, {}, {}};
   if (starts(prefix, "\x93NUMPY")) return Classification{Format::npy, {}, {}};
   if (starts(prefix, kHdf5Signature)) return Classification{Format::hdf5, {}, {}};
+  // A TFLite flatbuffer: its root offset, then the file identifier of schema.fbs.
+  if (prefix.size() >= 8 && prefix.substr(4, 4) == "TFL3") return Classification{Format::tflite, {}, {}};
+  const bool tflite_pending = prefix.size() < 8 && could_start(prefix.substr(std::min<std::size_t>(4, prefix.size())), "TFL3");
   // Legacy GGML's three magics as their little-endian uint32 is on disk (ggml, ggmf, ggjt).
   for (const std::string_view m : kGgmlMagics)
     if (starts(prefix, m)) return Classification{Format::ggml, {}, {}};
   bool ggml_pending = false;
   for (const std::string_view m : kGgmlMagics) ggml_pending = ggml_pending || could_start(prefix, m);
-  const bool magic_pending = ggml_pending || could_start(prefix, "GGUF") || could_start(prefix, "PK\x03\x04") ||
+  const bool magic_pending = ggml_pending || tflite_pending || could_start(prefix, "GGUF") || could_start(prefix, "PK\x03\x04") ||
                              could_start(prefix, std::string_view("PK\x05\x06", 4)) || could_start(prefix, "\x93NUMPY") ||
                              could_start(prefix, kHdf5Signature) || could_start(prefix, "version https://");
   if (!complete && magic_pending) return std::nullopt;
