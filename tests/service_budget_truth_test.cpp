@@ -120,7 +120,7 @@ std::string long_gguf_values(std::size_t bytes, std::size_t count) {
   return tgtest::GgufBuilder()
       .kv_str("general.architecture", "llama")
       .kv_str("tokenizer.chat_template", std::string(bytes, 'x'))
-      .kv_u32s("tokenizer.ggml.token_type", std::vector<std::uint32_t>(count, 1))
+      .kv_i32s("tokenizer.ggml.token_type", std::vector<std::int32_t>(count, 1))
       .build();
 }
 
