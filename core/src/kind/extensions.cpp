@@ -11,16 +11,16 @@ namespace {
 
 struct Extension {
   std::string_view ext;
-  Format formats[3];
+  Format formats[4];
   int count;
 };
 
 // torch.save writes zips since 1.6, pickles before, and tars in its first releases: .bin, .pt,
-// .pth and .ckpt are any of them.
+// .pth and .ckpt are any of them; CTranslate2 names its weights model.bin.
 constexpr Extension kExtensions[] = {
     {".safetensors", {Format::safetensors}, 1},
     {".gguf", {Format::gguf}, 1},
-    {".bin", {Format::zip, Format::pickle, Format::tar}, 3},
+    {".bin", {Format::zip, Format::pickle, Format::tar, Format::ctranslate2}, 4},
     {".pt", {Format::zip, Format::pickle, Format::tar}, 3},
     {".pth", {Format::zip, Format::pickle, Format::tar}, 3},
     {".ckpt", {Format::zip, Format::pickle, Format::tar}, 3},
