@@ -2,7 +2,8 @@
 // One side of the diff as a list of tensors, whatever its files' format: each with its name,
 // dtype, shape (outermost first), element encoding and where its bytes are. One collector per
 // kind of summary fills it from the validated reports (side.cpp: safetensors, GGUF, PyTorch
-// checkpoints' state dicts; side_onnx.cpp: ONNX initializers); a new format is one more
+// checkpoints' state dicts; side_onnx.cpp: ONNX initializers; side_ctranslate2.cpp: a
+// CTranslate2 model.bin's variables); a new format is one more
 // collector and nothing else.
 #include <cstdint>
 #include <functional>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "tensorgate/diff.hpp"
+#include "tensorgate/ctranslate2.hpp"
 #include "tensorgate/onnx.hpp"
 
 namespace tensorgate::detail::diff {
@@ -54,8 +56,15 @@ std::optional<std::string> collect_side(const DiffSide& in, Side& out);
 // side_onnx.cpp: an ONNX model's initializers, each whose name `first` has not seen before.
 void collect_onnx(const OnnxSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
 
-// A tensor's dtype as the diff compares it across formats: ONNX's names (FLOAT) read as the
-// safetensors table's (F32) where that has the type; every other format's as it is.
+// side_ctranslate2.cpp: a CTranslate2 model.bin's variables, each whose name `first` has not seen
+// before; and its dtype names (float16) as the safetensors table's (F16).
+void collect_ctranslate2(const CTranslate2Summary& s, std::size_t file, Side& out,
+                         const std::function<bool(std::string_view)>& first);
+std::string_view ctranslate2_common_dtype(std::string_view dtype);
+
+// A tensor's dtype as the diff compares it across formats: ONNX's names (FLOAT) and CTranslate2's
+// (float16) read as the safetensors table's (F32, F16) where that has the type; every other
+// format's as it is.
 std::string_view common_dtype(const SideTensor& t);
 
 // Whether two tensors have one shape. A GGUF cannot hold a 0-dimensional tensor: across formats
