@@ -195,6 +195,12 @@ std::optional<std::string> collect_side(const DiffSide& in, Side& out) {
         return file.path + " has more tensors than its report lists (" + std::to_string(tfl->tensors_not_listed) +
                " past Limits::tflite.max_listed_tensors)";
       collect_tflite(*tfl, f, out, [&](std::string_view name) { return seen.insert(name).second; });
+    } else if (const CTranslate2Summary* ct = r->summary.get<CTranslate2Summary>()) {
+      out.all_safetensors = out.all_gguf = false;
+      if (ct->variables_not_listed)
+        return file.path + " has more variables than its report lists (" + std::to_string(ct->variables_not_listed) +
+               " past Limits::ctranslate2.max_listed_variables)";
+      collect_ctranslate2(*ct, f, out, [&](std::string_view name) { return seen.insert(name).second; });
     } else if (const PickleSummary* state = torch_state(r->summary); state && !state->tensors.empty()) {
       out.all_safetensors = out.all_gguf = false;
       collect_pickle(*state, r->summary.get<ZipSummary>(), r->format, f, out, seen);

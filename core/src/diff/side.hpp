@@ -3,7 +3,8 @@
 // dtype, shape (outermost first), element encoding and where its bytes are. One collector per
 // kind of summary fills it from the validated reports (side.cpp: safetensors, GGUF, PyTorch
 // checkpoints' state dicts; side_onnx.cpp: ONNX initializers; side_ggml.cpp: legacy GGML
-// tensor records; side_tflite.cpp: TFLite's constant tensors); a new format is one more
+// tensor records; side_tflite.cpp: TFLite's constant tensors; side_ctranslate2.cpp: a
+// CTranslate2 model.bin's variables); a new format is one more
 // collector and nothing else.
 #include <cstdint>
 #include <functional>
@@ -14,6 +15,7 @@
 
 #include "tensorgate/diff.hpp"
 #include "tensorgate/ggml.hpp"
+#include "tensorgate/ctranslate2.hpp"
 #include "tensorgate/onnx.hpp"
 #include "tensorgate/tflite.hpp"
 
@@ -63,8 +65,15 @@ void collect_ggml(const GgmlSummary& s, std::size_t file, Side& out, const std::
 void collect_tflite(const TfliteSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
 std::string_view tflite_common_dtype(std::string_view dtype);
 
-// A tensor's dtype as the diff compares it across formats: ONNX's names (FLOAT) read as the
-// safetensors table's (F32) where that has the type; every other format's as it is.
+// side_ctranslate2.cpp: a CTranslate2 model.bin's variables, each whose name `first` has not seen
+// before; and its dtype names (float16) as the safetensors table's (F16).
+void collect_ctranslate2(const CTranslate2Summary& s, std::size_t file, Side& out,
+                         const std::function<bool(std::string_view)>& first);
+std::string_view ctranslate2_common_dtype(std::string_view dtype);
+
+// A tensor's dtype as the diff compares it across formats: ONNX's names (FLOAT) and CTranslate2's
+// (float16) read as the safetensors table's (F32, F16) where that has the type; every other
+// format's as it is.
 std::string_view common_dtype(const SideTensor& t);
 
 // Whether two tensors have one shape. A GGUF cannot hold a 0-dimensional tensor: across formats

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "ctranslate2/content_probe.hpp"
 #include "onnx/content_probe.hpp"
 #include "pickle/compressed/front.hpp"
 #include "pickle/opcodes.hpp"
@@ -152,6 +153,13 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
         break;
       case pickle::InflatedStart::other: break;
     }
+  }
+  // A CTranslate2 model.bin: no magic, a version 1-6 and a spec name (or, in version 1, a first
+  // variable record) no format above starts with; last, so that nothing above changes.
+  switch (ctranslate2::probe_model_bin(prefix, complete)) {
+    case ctranslate2::ProbeVerdict::yes: return Classification{Format::ctranslate2, {}, {}};
+    case ctranslate2::ProbeVerdict::undecided: return std::nullopt;
+    case ctranslate2::ProbeVerdict::no: break;
   }
   if (small_length) return Classification{Format::safetensors, {}, {}};
   if (!complete) return std::nullopt;

@@ -8,7 +8,8 @@
 // (ir_version first, then a field of ModelProto: onnx/content_probe.hpp), then a pickle whose
 // PROTO 2 or above starts a stream that breaks early, then a safetensors file with a length past the
 // bound ('{' after it), then tar (a first block Python's tarfile accepts: torch.load tries it
-// first; a tar that is also one of the above is FK.polyglot), then a safetensors file broken
+// first; a tar that is also one of the above is FK.polyglot), then a CTranslate2 model.bin (a
+// version 1-6 and a spec name: ctranslate2/content_probe.hpp), then a safetensors file broken
 // early (a small length), then unknown. The decision depends on the bytes only, never on how
 // they arrive.
 #include <cstdint>

@@ -11,16 +11,17 @@ namespace {
 
 struct Extension {
   std::string_view ext;
-  Format formats[4];
+  Format formats[5];
   int count;
 };
 
 // torch.save writes zips since 1.6, pickles before, and tars in its first releases: .bin, .pt,
-// .pth and .ckpt are any of them; whisper.cpp's models and llama.cpp's before GGUF are .bin too.
+// .pth and .ckpt are any of them; whisper.cpp's models and llama.cpp's before GGUF are .bin too,
+// and CTranslate2 names its weights model.bin.
 constexpr Extension kExtensions[] = {
     {".safetensors", {Format::safetensors}, 1},
     {".gguf", {Format::gguf}, 1},
-    {".bin", {Format::zip, Format::pickle, Format::tar, Format::ggml}, 4},
+    {".bin", {Format::zip, Format::pickle, Format::tar, Format::ggml, Format::ctranslate2}, 5},
     {".pt", {Format::zip, Format::pickle, Format::tar}, 3},
     {".pth", {Format::zip, Format::pickle, Format::tar}, 3},
     {".ckpt", {Format::zip, Format::pickle, Format::tar}, 3},

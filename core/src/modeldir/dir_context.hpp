@@ -71,6 +71,8 @@ void check_shards(DirContext& ctx, const ShardSet& set);
 void check_weights(DirContext& ctx);
 bool needs_config(const ModelDirectory& dir);
 bool is_torch_format(Format f);
+// A CTranslate2 model's directory: model.bin read as one, no safetensors weights (dir_weights.cpp).
+bool is_ctranslate2_directory(const DirContext& ctx);
 
 // kinds_inventory.cpp: a torch checkpoint's state dict (or a GGUF, without tensors) as an inventory.
 FileInventory checkpoint_inventory(std::string name, const Report& report);

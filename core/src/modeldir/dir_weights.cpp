@@ -2,7 +2,7 @@
 // safetensors first (model.safetensors.index.json, or model.safetensors), then torch
 // checkpoints (pytorch_model.bin.index.json, pytorch_model.bin, or the checkpoints of a
 // directory that holds nothing else), then GGUF files, then ONNX models, then a TensorFlow
-// SavedModel's saved_model.pb; a directory whose models are in its onnx/ folder
+// SavedModel's saved_model.pb, then a CTranslate2 model's model.bin; a directory whose models are in its onnx/ folder
 // (transformers.js) has weights, checked file by file. A Keras directory's weights are its
 // model.weights.h5 (or .npz), whatever else it holds.
 #include <algorithm>
@@ -26,6 +26,13 @@ bool is_top_onnx(const FileInventory& f) { return is_onnx(f.format) && !in_onnx_
 }  // namespace
 
 bool is_torch_format(Format f) { return f == Format::pickle || f == Format::zip; }
+
+// CTranslate2's converters write model.bin, config.json (the converter's, no Hugging Face
+// config) and vocabulary files; a directory of safetensors weights is not one.
+bool is_ctranslate2_directory(const DirContext& ctx) {
+  const FileInventory* bin = ctx.weights_file("model.bin");
+  return bin && bin->format == Format::ctranslate2 && !any(ctx.dir(), is_safetensors);
+}
 
 // A safetensors model needs its config; a directory of GGUF files or of torch checkpoints only
 // is a model directory without one (MD and AR apply where their inputs exist).
@@ -70,11 +77,14 @@ void check_weights(DirContext& ctx) {
     // A SavedModel: its graph makes the model. Its variables are checked apart where the face
     // has the files (ModelDirectory::savedmodel); /v1/check-model sees only the graph's report.
     ctx.model_files.push_back(pb);
+  } else if (is_ctranslate2_directory(ctx)) {
+    // A CTranslate2 model: its model.bin, beside its own config.json and vocabulary files.
+    ctx.model_files.push_back(ctx.weights_file("model.bin"));
   } else if (dir.onnx_folder_models.empty()) {
     ctx.add(Rule::md_no_weights, "none of model.safetensors, model.safetensors.index.json, pytorch_model.bin, "
                                  "pytorch_model.bin.index.json is present, the directory is not of GGUF files, "
                                  "torch checkpoints or ONNX models only, its onnx/ folder holds no ONNX model, "
-                                 "and it is no SavedModel (saved_model.pb)");
+                                 "it is no SavedModel (saved_model.pb) and no CTranslate2 model (model.bin)");
   }
 }
 

@@ -90,7 +90,8 @@ DirectoryReport check_model_directory(const ModelDirectory& dir, const Limits& l
   detail::check_chat_templates(ctx);
   detail::check_savedmodel_directory(ctx);
   detail::check_keras_directory(ctx);
-  if (ctx.config && !detail::is_keras_directory(ctx)) {  // a Keras config names no architecture of the hub's
+  // A Keras config, and a CTranslate2 converter's, name no architecture of the hub's.
+  if (ctx.config && !detail::is_keras_directory(ctx) && !detail::is_ctranslate2_directory(ctx)) {
     detail::check_tinyllm_directory(ctx);
     detail::check_architecture(ctx);
   }
