@@ -32,6 +32,7 @@ constexpr Extension kExtensions[] = {
     {".onnx", {Format::onnx}, 1},
     {".h5", {Format::hdf5}, 1},
     {".hdf5", {Format::hdf5}, 1},
+    {".msgpack", {Format::flax}, 1},
 };
 
 const Extension* extension_of(std::string_view name) {

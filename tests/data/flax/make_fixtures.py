@@ -123,6 +123,26 @@ def main():
         state = {'l%d' % i: state}
     write('nested_60.msgpack', to_bytes(state))
 
+    # Every msgpack type a state may hold besides arrays, each width of each.
+    meta = {'nil': None, 'yes': True, 'no': False, 'i8': -100, 'i16': -3000, 'i32': -70000, 'i64': -2 ** 40,
+            'neg': -5, 'u8': 200, 'u16': 60000, 'u32': 2 ** 31, 'u64': 2 ** 63, 'f64': 1.5,
+            's8': 'x' * 40, 's16': 'y' * 300, 'b8': b'x' * 5, 'b16': b'z' * 300, 'list': [1, [2, [3]], {}],
+            'empty': {}, 'empty_list': [], 'scalar': np.float64(2.5), 'c': complex(1.0, -2.0)}
+    typed = msgpack.packb({'meta': meta}, default=ext_pack, strict_types=True)
+    # A float32 and a fixext16 (an int8 array whose msgpack is 16 bytes), by hand.
+    inner = nd_bytes((6,), 'int8', bytes(range(6)))
+    assert len(inner) == 16
+    write('all_types.msgpack', typed)
+    write('fixext.msgpack', b'\x82\xa3f32\xca\x3f\xc0\x00\x00\xa1a\xd8\x01' + inner)
+    # Bytes inside an extension after its (shape, dtype, buffer).
+    write('ext_extra.msgpack', b'\x81\xa1a\xd8\x01' + nd_bytes((2,), 'int8', b'\x01\x02').ljust(16, b'\x00'))
+    # msgpack of a map16 and map32 header, str8/str16/str32 keys, array16/array32, ext16/ext32.
+    wide = (b'\xde\x00\x03' + b'\xd9\x01a' + b'\xdc\x00\x01\x01' + b'\xda\x00\x01b' + b'\xdd\x00\x00\x00\x01\x02' +
+            b'\xdb\x00\x00\x00\x01c' + b'\xdf\x00\x00\x00\x01\xa1w')
+    body = nd_bytes((3,), 'float32', bytes(12))
+    wide += b'\xc9' + len(body).to_bytes(4, 'big') + b'\x01' + body
+    write('wide_headers.msgpack', wide)
+
     # Hostile files, one per rule.
     write('object_dtype.msgpack', to_bytes({'params': {'w': Named((2,), 'object', bytes(16))}}))
     write('structured_dtype.msgpack', to_bytes({'params': {'w': Named((2,), "[('a', '<f4')]", bytes(8))}}))
