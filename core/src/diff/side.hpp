@@ -2,7 +2,7 @@
 // One side of the diff as a list of tensors, whatever its files' format: each with its name,
 // dtype, shape (outermost first), element encoding and where its bytes are. One collector per
 // kind of summary fills it from the validated reports (side.cpp: safetensors, GGUF, PyTorch
-// checkpoints' state dicts; side_onnx.cpp: ONNX initializers); a new format is one more
+// checkpoints' state dicts; side_onnx.cpp: ONNX initializers; side_flax.cpp: Flax arrays); a new format is one more
 // collector and nothing else.
 #include <cstdint>
 #include <functional>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tensorgate/diff.hpp"
+#include "tensorgate/flax.hpp"
 #include "tensorgate/onnx.hpp"
 
 namespace tensorgate::detail::diff {
@@ -53,6 +54,11 @@ std::optional<std::string> collect_side(const DiffSide& in, Side& out);
 
 // side_onnx.cpp: an ONNX model's initializers, each whose name `first` has not seen before.
 void collect_onnx(const OnnxSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
+
+// side_flax.cpp: a Flax checkpoint's arrays, each whose path `first` has not seen before, and
+// NumPy's dtype name as the safetensors table's (float32 as F32).
+void collect_flax(const FlaxSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
+std::string_view flax_common_dtype(std::string_view dtype);
 
 // A tensor's dtype as the diff compares it across formats: ONNX's names (FLOAT) read as the
 // safetensors table's (F32) where that has the type; every other format's as it is.
