@@ -16,6 +16,7 @@ void FlaxValidator::record(FlaxArray a, const Dtype* dtype, bool ok, std::uint64
     return;
   }
   if (!memory_.add(sizeof(FlaxArray) + a.path.size() + a.dtype.size() + 8 * a.shape.size())) {
+    ++summary_.arrays_not_listed;
     return abort_with("flax-memory-budget", "no memory left in the shared budget for the list of arrays",
                       AbortKind::memory_budget);
   }

@@ -41,7 +41,7 @@ void FlaxValidator::on_key(const Item& it) {
   findings_.add(Rule::fx_key,
                 std::string("a key at byte ") + num(it.offset) + " is " + kind_name(it.kind) + " (" + text +
                     "), not a string: flax writes string keys",
-                it.offset, path_.empty() ? std::string_view(text) : std::string_view(path_));
+                it.offset, f.path_len ? std::string_view(path_).substr(0, f.path_len) : std::string_view(text));
   path_.resize(f.path_len);
   path_ += (path_.empty() ? "" : ".") + text;
   if (stack_.size() == 1) {
@@ -121,7 +121,8 @@ bool FlaxValidator::push(Role role, const Item& it, KeyRole own) {
     st_ = St::stopped;
     return false;
   }
-  if (role != Role::ext && it.value > limits_.flax.max_container_entries) {
+  // An extension's own arrays are bounded by what they must be (a triple, 64 dimensions, a pair).
+  if ((role == Role::map || role == Role::array) && it.value > limits_.flax.max_container_entries) {
     abort_with("flax-container-entries", std::string(kind_name(it.kind)) + " at byte " + num(it.offset) + " of " +
                                              num(it.value) + " entries, past Limits::flax.max_container_entries (" +
                                              num(limits_.flax.max_container_entries) + "); the file is not checked");
