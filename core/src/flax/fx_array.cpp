@@ -3,6 +3,8 @@
 // a Python complex as (real, imag) inside extension 2. The header is read in place, bounded by
 // Limits::flax.max_ext_header_bytes; the buffer is judged by its length and skipped. Whatever is
 // wrong inside one extension is one finding, and the reader goes on after its last byte.
+#include <algorithm>
+
 #include "common/printable.hpp"
 #include "flax/fx_dtype.hpp"
 #include "flax/validator.hpp"
@@ -66,6 +68,9 @@ void FlaxValidator::on_ext_item(const Item& it) {
         case 1:
           if (it.kind != ItemKind::str && it.kind != ItemKind::bin)
             return abandon(std::string("its dtype is ") + kind_name(it.kind) + ", not a name");
+          if (it.value > limits_.flax.max_ext_header_bytes - std::min(pos_ - ext_.data_start, std::uint64_t{limits_.flax.max_ext_header_bytes}))
+            return abandon("its dtype name of " + num(it.value) + " bytes passes Limits::flax.max_ext_header_bytes (" +
+                           num(limits_.flax.max_ext_header_bytes) + " bytes)");
           return start_payload(it, Payload::dtype);
         default:
           if (it.kind != ItemKind::str && it.kind != ItemKind::bin)

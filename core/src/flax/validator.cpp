@@ -37,7 +37,9 @@ Progress FlaxValidator::feed(std::span<const std::byte> chunk) {
 }
 
 std::uint64_t FlaxValidator::bytes_skippable() const {
-  if (st_ != St::payload || payload_ == Payload::key || payload_ == Payload::dtype) return 0;
+  if (st_ != St::payload) return 0;
+  // A key or dtype name is kept up to its cap; the rest of it is only counted.
+  if ((payload_ == Payload::key || payload_ == Payload::dtype) && text_.size() < keep_cap_) return 0;
   return payload_left_;
 }
 
