@@ -212,6 +212,33 @@ TEST(Flax, TheListAndTheKeysAreBounded) {
   EXPECT_EQ(a.aborted->limit, "flax-container-entries");
 }
 
+TEST(Flax, ADtypeNamePastTheHeaderBoundIsRefusedUnread) {
+  // {"a": ext 1 of ((2,), a 300-byte name, 2 bytes)}: the name alone passes a bound of 64 bytes.
+  const std::string name(300, 'f');
+  std::string inner = std::string("\x93\x91\x02\xda\x01\x2c", 6) + name + std::string("\xc4\x02\x00\x00", 4);
+  std::string bytes = std::string("\x81\xa1\x61\xc8", 4) + static_cast<char>(inner.size() >> 8) +
+                      static_cast<char>(inner.size() & 0xff) + '\x01' + inner;
+  Limits tight;
+  tight.flax.max_ext_header_bytes = 64;
+  const Report r = check_bytes(bytes, tight);
+  EXPECT_EQ(errors_of(r), "FX.array");
+  EXPECT_NE(message_of(r, "FX.array").find("dtype name of 300 bytes"), std::string::npos);
+  EXPECT_EQ(errors_of(check_bytes(bytes)), "FX.dtype");  // within the default bound: an unknown name
+}
+
+TEST(Flax, AChunkedArrayIsListedOnceUnderTheListBound) {
+  Limits few;
+  few.flax.max_listed_arrays = 6;
+  const Report r = check_bytes(fixture("flax_model.msgpack"), few);
+  EXPECT_TRUE(r.valid);
+  const FlaxSummary& s = fx(r);
+  EXPECT_EQ(s.arrays_total, 39u);
+  EXPECT_EQ(s.arrays.size() + s.arrays_not_listed, 39u);
+  const FlaxArray* emb = array_at(s, "params.bert.embeddings.word_embeddings.embedding");
+  ASSERT_NE(emb, nullptr);
+  EXPECT_EQ(emb->chunks, 4u);
+}
+
 TEST(Flax, BuffersAreSkippedNotRead) {
   const std::string bytes = fixture("flax_model.msgpack");
   std::uint64_t skipped = 0;
