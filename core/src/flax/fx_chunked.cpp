@@ -23,7 +23,8 @@ std::optional<std::uint64_t> elements_of(const std::vector<std::uint64_t>& shape
 }
 
 std::optional<std::string> chunked_refusal(const MapTally& t, std::uint64_t arrays_inside) {
-  if (t.shape_bad) return "its \"shape\" map holds a value that is not a non-negative int";
+  if (t.shape_bad) return "its \"shape\" map is not {\"0\": d0, \"1\": d1, ...} of non-negative ints";
+  if (t.chunk_keys_bad) return "its \"chunks\" map's keys are not \"0\", \"1\", ... in order";
   if (!t.shape) return "it has no \"shape\" map of its dimensions";
   if (!t.chunks) return "it has no \"chunks\" map of its pieces";
   if (t.shape->size() > kMaxDims) return "its shape has more than 64 dimensions";

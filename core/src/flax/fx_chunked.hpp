@@ -34,9 +34,13 @@ struct MapTally {
   // When the map is a "shape" value: its values, while they are non-negative ints.
   std::vector<std::uint64_t> dims;
   bool dims_ok = true;
+  // When the map is a "shape" or "chunks" value: its keys are "0", "1", ... in order, as
+  // _tuple_to_dict writes them and _dict_to_tuple reads them back.
+  bool keys_ok = true;
   // From its "shape" and "chunks" children, once they ended.
   std::optional<std::vector<std::uint64_t>> shape;
-  bool shape_bad = false;  // a "shape" map with a value that is not a non-negative int
+  bool shape_bad = false;  // a "shape" map with a value that is not a non-negative int, or keys not 0..n-1
+  bool chunk_keys_bad = false;  // a "chunks" map whose keys are not 0..n-1
   std::optional<ArraysTally> chunks;
 };
 

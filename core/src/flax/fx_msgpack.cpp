@@ -83,6 +83,29 @@ Item decode_item(unsigned char b, const unsigned char* h, std::uint64_t offset) 
   }
 }
 
+void Utf8Stream::feed(const unsigned char* p, std::size_t n) {
+  for (std::size_t i = 0; i < n && !bad_; ++i) {
+    const unsigned char c = p[i];
+    if (need_ > 0) {
+      if (c < lo_ || c > hi_) bad_ = true;
+      lo_ = 0x80;
+      hi_ = 0xbf;
+      --need_;
+      continue;
+    }
+    if (c < 0x80) continue;
+    if (c >= 0xc2 && c <= 0xdf) need_ = 1;
+    else if (c >= 0xe0 && c <= 0xef) need_ = 2;
+    else if (c >= 0xf0 && c <= 0xf4) need_ = 3;
+    else bad_ = true;
+    // The second byte's range rules out overlong forms, surrogates and code points past U+10FFFF.
+    if (c == 0xe0) lo_ = 0xa0;
+    else if (c == 0xed) hi_ = 0x9f;
+    else if (c == 0xf0) lo_ = 0x90;
+    else if (c == 0xf4) hi_ = 0x8f;
+  }
+}
+
 const char* kind_name(ItemKind k) {
   switch (k) {
     case ItemKind::nil: return "a nil";

@@ -48,10 +48,11 @@ void FlaxValidator::close_map(Frame& f) {
   if (stack_.size() < 2) return;
   MapTally& parent = stack_[stack_.size() - 2].tally;
   if (f.own_role == KeyRole::shape) {
-    if (t.dims_ok) parent.shape = std::move(t.dims);
+    if (t.dims_ok && t.keys_ok) parent.shape = std::move(t.dims);
     else parent.shape_bad = true;
   } else if (f.own_role == KeyRole::chunks) {
     parent.chunks = t.direct;
+    parent.chunk_keys_bad = !t.keys_ok;
   }
 }
 

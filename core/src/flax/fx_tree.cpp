@@ -37,6 +37,11 @@ void FlaxValidator::on_key(const Item& it) {
     return malformed(std::string("a map key at byte ") + num(it.offset) + " is " + kind_name(it.kind) +
                          ", which msgpack's unpacker cannot hash",
                      it.offset);
+  // An array as a key cannot be hashed; a complex or a NumPy scalar can, and is read as a leaf.
+  if (it.kind == ItemKind::ext && it.ext_type == 1)
+    return malformed("a map key at byte " + num(it.offset) + " is an array (extension 1), which msgpack's unpacker cannot hash",
+                     it.offset);
+  f.tally.keys_ok = false;
   const std::string text = scalar_text(it);
   findings_.add(Rule::fx_key,
                 std::string("a key at byte ") + num(it.offset) + " is " + kind_name(it.kind) + " (" + text +
@@ -50,6 +55,7 @@ void FlaxValidator::on_key(const Item& it) {
   }
   if (it.kind == ItemKind::bin || it.kind == ItemKind::ext) {
     if (past_end(it, pos_ + it.value)) return;
+    if (it.kind == ItemKind::ext && (it.ext_type == 2 || it.ext_type == 3)) return open_ext(it);
     return start_payload(it, Payload::foreign_ext);  // a key's bytes: skipped
   }
   item_done();
@@ -57,13 +63,10 @@ void FlaxValidator::on_key(const Item& it) {
 
 void FlaxValidator::on_key_text() {
   Frame& f = stack_.back();
-  const bool whole = payload_item_.value <= keep_cap_;
-  if (whole && !is_valid_utf8(text_))
-    return malformed("the key at byte " + num(payload_item_.offset) +
-                         " is not UTF-8: msgpack's unpacker refuses it (flax reads strings as text)",
-                     payload_item_.offset);
-  if (!whole) text_.resize(utf8_prefix(text_, text_.size()));
+  if (!utf8_ok()) return;
+  if (payload_item_.value > keep_cap_) text_.resize(utf8_prefix(text_, text_.size()));
   if (text_ == kChunkedMarker) f.tally.marker = true;
+  if (f.own_role != KeyRole::other && text_ != num((f.count - f.left) / 2)) f.tally.keys_ok = false;
   f.key_role = text_ == "shape" ? KeyRole::shape : text_ == "chunks" ? KeyRole::chunks : KeyRole::other;
   path_.resize(f.path_len);
   if (!path_.empty()) path_ += '.';
@@ -101,9 +104,17 @@ void FlaxValidator::on_value(const Item& it) {
     case ItemKind::str:
     case ItemKind::bin:
       if (past_end(it, pos_ + it.value)) return;
-      return start_payload(it, Payload::leaf);
+      return start_payload(it, it.kind == ItemKind::str ? Payload::text : Payload::leaf);
     default: return leaf(it);
   }
+}
+
+bool FlaxValidator::utf8_ok() {
+  if (utf8_.ok()) return true;
+  malformed(std::string(payload_ == Payload::key ? "the key" : "the str") + " at byte " + num(payload_item_.offset) +
+                " is not UTF-8: msgpack's unpacker refuses it (flax unpacks strings as text)",
+            payload_item_.offset);
+  return false;
 }
 
 void FlaxValidator::leaf(const Item&) {
@@ -119,13 +130,6 @@ bool FlaxValidator::push(Role role, const Item& it, KeyRole own) {
                       num(stack_.size() + 1) + ", past Limits::flax.max_depth (" + num(limits_.flax.max_depth) + ")",
                   it.offset);
     st_ = St::stopped;
-    return false;
-  }
-  // An extension's own arrays are bounded by what they must be (a triple, 64 dimensions, a pair).
-  if ((role == Role::map || role == Role::array) && it.value > limits_.flax.max_container_entries) {
-    abort_with("flax-container-entries", std::string(kind_name(it.kind)) + " at byte " + num(it.offset) + " of " +
-                                             num(it.value) + " entries, past Limits::flax.max_container_entries (" +
-                                             num(limits_.flax.max_container_entries) + "); the file is not checked");
     return false;
   }
   Frame f;
@@ -154,7 +158,18 @@ bool FlaxValidator::push(Role role, const Item& it, KeyRole own) {
 void FlaxValidator::item_done() {
   while (!stack_.empty()) {
     Frame& f = stack_.back();
-    if (--f.left > 0) return;
+    if (--f.left > 0) {
+      // Past the bound only once that many entries were read: a count is only a number until
+      // then, and a file that claims more than it holds is found truncated at its end.
+      const std::uint64_t per = f.role == Role::map ? 2 : 1;
+      if ((f.role == Role::map || f.role == Role::array) && f.left % per == 0 &&
+          (f.count - f.left) / per >= limits_.flax.max_container_entries)
+        abort_with("flax-container-entries", std::string(f.role == Role::map ? "a map" : "an array") + " at byte " +
+                                                 num(f.offset) + " of " + num(f.count / per) +
+                                                 " entries, past Limits::flax.max_container_entries (" +
+                                                 num(limits_.flax.max_container_entries) + "); the file is not checked");
+      return;
+    }
     if (f.role == Role::ext) {
       if (!close_ext()) return;
       continue;

@@ -38,8 +38,9 @@ Progress FlaxValidator::feed(std::span<const std::byte> chunk) {
 
 std::uint64_t FlaxValidator::bytes_skippable() const {
   if (st_ != St::payload) return 0;
-  // A key or dtype name is kept up to its cap; the rest of it is only counted.
-  if ((payload_ == Payload::key || payload_ == Payload::dtype) && text_.size() < keep_cap_) return 0;
+  // A dtype name is kept up to its cap, the rest only counted; a key and a str leaf are text.
+  if (payload_ == Payload::key || payload_ == Payload::text) return 0;
+  if (payload_ == Payload::dtype && text_.size() < keep_cap_) return 0;
   return payload_left_;
 }
 
@@ -94,6 +95,7 @@ void FlaxValidator::run(const unsigned char* p, std::size_t n) {
         const std::size_t k = static_cast<std::size_t>(std::min<std::uint64_t>(payload_left_, n - i));
         if (p && text_.size() < keep_cap_)
           text_.append(reinterpret_cast<const char*>(p + i), std::min(k, keep_cap_ - text_.size()));
+        if (p && (payload_ == Payload::key || payload_ == Payload::text)) utf8_.feed(p + i, k);
         i += k;
         pos_ += k;
         payload_left_ -= k;
@@ -130,6 +132,7 @@ void FlaxValidator::start_payload(const Item& it, Payload kind) {
   payload_left_ = kind == Payload::ext_rest ? ext_.end - pos_ : it.value;
   keep_cap_ = kind == Payload::key ? limits_.flax.max_key_bytes : kind == Payload::dtype ? 64 : 0;
   text_.clear();
+  utf8_ = Utf8Stream{};
   st_ = St::payload;
 }
 
@@ -139,6 +142,9 @@ void FlaxValidator::payload_end() {
     case Payload::key: return on_key_text();
     case Payload::dtype: return on_dtype_text();
     case Payload::buffer: return item_done();
+    case Payload::text:
+      if (!utf8_ok()) return;
+      return leaf(payload_item_);
     case Payload::leaf: return leaf(payload_item_);
     case Payload::foreign_ext: return item_done();
     case Payload::ext_rest:

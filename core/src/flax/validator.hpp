@@ -48,7 +48,8 @@ struct OpenExt {
 
 enum class St : std::uint8_t { type, head, payload, done, stopped };
 // What a payload's bytes are for.
-enum class Payload : std::uint8_t { key, dtype, leaf, buffer, foreign_ext, ext_rest };
+// A key and a str leaf are looked at (UTF-8); a bin leaf, a buffer, the rest of an extension are not.
+enum class Payload : std::uint8_t { key, dtype, text, leaf, buffer, foreign_ext, ext_rest };
 
 class FlaxValidator final : public Validator {
  public:
@@ -77,6 +78,7 @@ class FlaxValidator final : public Validator {
   void on_item(const Item& it);
   void on_key(const Item& it);
   void on_key_text();
+  bool utf8_ok();  // the str just read is UTF-8; else FX.msgpack
   void on_value(const Item& it);
   void leaf(const Item& it);
   bool push(Role role, const Item& it, KeyRole own = KeyRole::other);
@@ -116,6 +118,7 @@ class FlaxValidator final : public Validator {
   std::uint64_t payload_left_ = 0;
   std::size_t keep_cap_ = 0;
   std::string text_;  // a key or dtype name being read (its first keep_cap_ bytes)
+  Utf8Stream utf8_;   // a key's or a str leaf's bytes
 
   std::vector<Frame> stack_;
   std::string path_;
