@@ -24,20 +24,16 @@ std::string shape_text(const std::vector<std::uint64_t>& shape) {
 
 void FlaxValidator::open_ext(const Item& it) {
   const int type = it.ext_type;
-  if (type != 1 && type != 2 && type != 3) {
-    findings_.add(Rule::fx_array,
-                  "the extension at byte " + num(it.offset) + " is of type " + std::to_string(type) +
-                      ", which flax does not write (1 an array, 2 a complex number, 3 a NumPy scalar)",
-                  it.offset, path_);
-    return start_payload(it, Payload::foreign_ext);
-  }
-  if (!push(Role::ext, it)) return;
+  if (type != 1 && type != 2 && type != 3) return start_payload(it, Payload::foreign_ext);
+  // Open before its frame is pushed: an extension past FX.depth that the file cuts short is the
+  // truncation alone, as with the size known.
   ext_ = OpenExt{};
   ext_.active = true;
   ext_.item = it;
   ext_.data_start = pos_;
   ext_.end = pos_ + it.value;
   ext_.mark = findings_.mark();
+  push(Role::ext, it);
 }
 
 void FlaxValidator::on_ext_item(const Item& it) {

@@ -37,10 +37,22 @@ void FlaxValidator::on_key(const Item& it) {
     return malformed(std::string("a map key at byte ") + num(it.offset) + " is " + kind_name(it.kind) +
                          ", which msgpack's unpacker cannot hash",
                      it.offset);
-  // An array as a key cannot be hashed; a complex or a NumPy scalar can, and is read as a leaf.
+  // An array as a key cannot be hashed. A bin or another extension can: its bytes are skipped,
+  // and the key is judged once they have all come (a key cut off by the file's end is the
+  // truncation alone, as it is when the size is known).
   if (it.kind == ItemKind::ext && it.ext_type == 1)
     return malformed("a map key at byte " + num(it.offset) + " is an array (extension 1), which msgpack's unpacker cannot hash",
                      it.offset);
+  if (it.kind == ItemKind::bin || it.kind == ItemKind::ext) {
+    if (past_end(it, pos_ + it.value)) return;
+    return start_payload(it, Payload::foreign_key);
+  }
+  non_string_key(it);
+  item_done();
+}
+
+void FlaxValidator::non_string_key(const Item& it) {
+  Frame& f = stack_.back();
   f.tally.keys_ok = false;
   const std::string text = scalar_text(it);
   findings_.add(Rule::fx_key,
@@ -53,12 +65,6 @@ void FlaxValidator::on_key(const Item& it) {
     ++summary_.top_level_keys_total;
     if (summary_.top_level_keys.size() < FlaxSummary::kMaxTopLevelKeys) summary_.top_level_keys.push_back(text);
   }
-  if (it.kind == ItemKind::bin || it.kind == ItemKind::ext) {
-    if (past_end(it, pos_ + it.value)) return;
-    if (it.kind == ItemKind::ext && (it.ext_type == 2 || it.ext_type == 3)) return open_ext(it);
-    return start_payload(it, Payload::foreign_ext);  // a key's bytes: skipped
-  }
-  item_done();
 }
 
 void FlaxValidator::on_key_text() {

@@ -146,7 +146,16 @@ void FlaxValidator::payload_end() {
       if (!utf8_ok()) return;
       return leaf(payload_item_);
     case Payload::leaf: return leaf(payload_item_);
-    case Payload::foreign_ext: return item_done();
+    case Payload::foreign_key:
+      non_string_key(payload_item_);
+      return item_done();
+    case Payload::foreign_ext:  // judged once whole: a cut one is the truncation alone
+      findings_.add(Rule::fx_array,
+                    "the extension at byte " + num(payload_item_.offset) + " is of type " +
+                        std::to_string(int{payload_item_.ext_type}) +
+                        ", which flax does not write (1 an array, 2 a complex number, 3 a NumPy scalar)",
+                    payload_item_.offset, path_);
+      return item_done();
     case Payload::ext_rest:
       ext_.active = ext_.abandoned = false;
       stack_.pop_back();  // the extension's frame

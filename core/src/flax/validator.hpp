@@ -49,7 +49,7 @@ struct OpenExt {
 enum class St : std::uint8_t { type, head, payload, done, stopped };
 // What a payload's bytes are for.
 // A key and a str leaf are looked at (UTF-8); a bin leaf, a buffer, the rest of an extension are not.
-enum class Payload : std::uint8_t { key, dtype, text, leaf, buffer, foreign_ext, ext_rest };
+enum class Payload : std::uint8_t { key, dtype, text, leaf, buffer, foreign_key, foreign_ext, ext_rest };
 
 class FlaxValidator final : public Validator {
  public:
@@ -78,6 +78,7 @@ class FlaxValidator final : public Validator {
   void on_item(const Item& it);
   void on_key(const Item& it);
   void on_key_text();
+  void non_string_key(const Item& it);  // FX.key, and the key's text in the path
   bool utf8_ok();  // the str just read is UTF-8; else FX.msgpack
   void on_value(const Item& it);
   void leaf(const Item& it);
