@@ -139,6 +139,23 @@ TEST(Flax, AFileCutInsideAnArrayReportsTheExtensionAlone) {
   EXPECT_NE(message_of(r, "FX.msgpack").find("inside an ext"), std::string::npos);
 }
 
+TEST(Flax, AnExtensionOrKeyCutByTheEndIsTheTruncationAlone) {
+  // Whatever would be found of them once whole is not found, with the size known or not.
+  std::string foreign = fixture("foreign_ext.msgpack");
+  foreign.resize(foreign.size() - 2);
+  EXPECT_EQ(errors_of(check_bytes(foreign)), "FX.msgpack");
+  std::string one = fixture("object_dtype.msgpack");  // {"params": {"w": an extension}}
+  Limits shallow;
+  shallow.flax.max_depth = 2;  // the extension would open level 3
+  EXPECT_EQ(errors_of(check_bytes(one, shallow)), "FX.depth");
+  one.resize(one.size() - 3);
+  EXPECT_EQ(errors_of(check_bytes(one, shallow)), "FX.msgpack");
+  const std::string bin_key = std::string("\x81\xc4\x08" "ab", 5);
+  const Report k = check_bytes(bin_key);
+  EXPECT_EQ(errors_of(k), "FX.msgpack");
+  EXPECT_EQ(warnings_of(k), "");
+}
+
 TEST(Flax, NestingPastTheBoundIsRefused) {
   const Report deep = check_bytes(fixture("deep_1000.msgpack"));
   EXPECT_EQ(errors_of(deep), "FX.depth");
