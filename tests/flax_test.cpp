@@ -47,7 +47,8 @@ const FlaxArray* array_at(const FlaxSummary& s, const std::string& path) {
 
 TEST(Flax, CheckpointsAsFlaxWritesThemPass) {
   for (const char* name : {"flax_model.msgpack", "dense.msgpack", "dtypes.msgpack", "nested_60.msgpack",
-                           "all_types.msgpack", "fixext.msgpack", "wide_headers.msgpack"}) {
+                           "all_types.msgpack", "fixext.msgpack", "wide_headers.msgpack", "chunked_small.msgpack",
+                           "three_int8.msgpack"}) {
     SCOPED_TRACE(name);
     const Report r = check(name);
     EXPECT_EQ(r.format, tensorgate::Format::flax);
@@ -90,6 +91,21 @@ TEST(Flax, TheSummaryListsABertsArraysByPath) {
   EXPECT_EQ(s.total_bytes, bytes);
   EXPECT_EQ(s.parameters, 64u * 16 + 32 * 16 + 2 * 16 + 2 * 16 + 2 * (3 * (16 * 16 + 16) + 16 * 16 + 16 + 2 * 16 + 16 * 32 + 32 +
                                                                         32 * 16 + 16 + 2 * 16) + 16 * 16 + 16);
+}
+
+TEST(Flax, AChunkedArrayIsOneArrayOfItsChunks) {
+  const std::string bytes = fixture("chunked_small.msgpack");
+  const Report r = check("chunked_small.msgpack");
+  const FlaxSummary& s = fx(r);
+  ASSERT_EQ(s.arrays.size(), 1u);
+  EXPECT_EQ(s.arrays[0].path, "params.emb");
+  EXPECT_EQ(s.arrays[0].dtype, "int8");
+  EXPECT_EQ(s.arrays[0].shape, (std::vector<std::uint64_t>{2, 5}));
+  EXPECT_EQ(s.arrays[0].chunks, 3u);
+  EXPECT_EQ(s.arrays[0].bytes, 10u);
+  EXPECT_EQ(bytes.substr(s.arrays[0].offset, 4), std::string("\x00\x01\x02\x03", 4));  // arange(10), first chunk
+  EXPECT_EQ(s.scalars, 0u);  // the marker and the shape's ints are the array's, not leaves
+  EXPECT_EQ(s.parameters, 10u);
 }
 
 TEST(Flax, DenseArraysKeepTheirOffsetsAndShapes) {

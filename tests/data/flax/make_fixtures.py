@@ -143,6 +143,10 @@ def main():
     wide += b'\xc9' + len(body).to_bytes(4, 'big') + b'\x01' + body
     write('wide_headers.msgpack', wide)
 
+    # A small chunked array (three int8 chunks of a 2x5 array), and three small arrays.
+    write('chunked_small.msgpack', to_bytes({'params': {'emb': chunk(np.arange(10, dtype=np.int8).reshape(2, 5), 4)}}))
+    write('three_int8.msgpack', to_bytes({k: np.array([i], np.int8) for i, k in enumerate('abc')}))
+
     # Hostile files, one per rule.
     write('object_dtype.msgpack', to_bytes({'params': {'w': Named((2,), 'object', bytes(16))}}))
     write('structured_dtype.msgpack', to_bytes({'params': {'w': Named((2,), "[('a', '<f4')]", bytes(8))}}))
