@@ -272,6 +272,19 @@ TEST(Flax, AChunkedArrayIsListedOnceUnderTheListBound) {
   EXPECT_EQ(emb->chunks, 4u);
 }
 
+TEST(Flax, ALongPathIsCutInTheSummary) {
+  // Ten maps deep under keys of 200 bytes, then a 0-d int8 array: its path is 2,009 bytes.
+  std::string bytes;
+  for (int i = 0; i < 10; ++i) bytes += std::string("\x81\xd9\xc8", 3) + std::string(200, static_cast<char>('a' + i));
+  bytes += std::string("\xc7\x0a\x01\x93\x90\xa4int8\xc4\x01\x07", 13);
+  const Report r = check_bytes(bytes);
+  EXPECT_TRUE(r.valid) << errors_of(r);
+  ASSERT_EQ(fx(r).arrays.size(), 1u);
+  EXPECT_EQ(fx(r).arrays[0].path.size(), 1024u);
+  EXPECT_TRUE(fx(r).arrays[0].path.ends_with("..."));
+  EXPECT_EQ(fx(r).max_depth, 10u);
+}
+
 TEST(Flax, BuffersAreSkippedNotRead) {
   const std::string bytes = fixture("flax_model.msgpack");
   std::uint64_t skipped = 0;

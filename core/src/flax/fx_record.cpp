@@ -2,6 +2,7 @@
 // judged and folded into the one array it stands for (fx_chunked.hpp), a "shape" or "chunks"
 // value handed to the map it belongs to.
 #include "flax/validator.hpp"
+#include "tensorgate/utf8.hpp"
 
 namespace tensorgate::detail::flax {
 
@@ -10,8 +11,19 @@ void FlaxValidator::record(FlaxArray a, const Dtype* dtype, bool ok, std::uint64
     stack_.back().tally.direct.add(dtype, ok, elements, a.bytes, a.offset);
   summary_.parameters += elements;
   summary_.total_bytes += a.bytes;
+  list(std::move(a));
+}
+
+// A path is as long as 64 levels of 4 KiB keys: one row is cut to kMaxListedPath bytes, and the
+// rows together hold at most kMaxListedPathBytes of paths, so that a small file of deep long
+// keys and many arrays cannot make the summary thousands of times its size.
+void FlaxValidator::list(FlaxArray a) {
   ++summary_.arrays_total;
-  if (summary_.arrays.size() >= limits_.flax.max_listed_arrays) {
+  if (a.path.size() > kMaxListedPath) {
+    a.path.resize(utf8_prefix(a.path, kMaxListedPath - 3));
+    a.path += "...";
+  }
+  if (summary_.arrays.size() >= limits_.flax.max_listed_arrays || listed_path_bytes_ + a.path.size() > kMaxListedPathBytes) {
     ++summary_.arrays_not_listed;
     return;
   }
@@ -20,6 +32,7 @@ void FlaxValidator::record(FlaxArray a, const Dtype* dtype, bool ok, std::uint64
     return abort_with("flax-memory-budget", "no memory left in the shared budget for the list of arrays",
                       AbortKind::memory_budget);
   }
+  listed_path_bytes_ += a.path.size();
   summary_.arrays.push_back(std::move(a));
 }
 
@@ -38,11 +51,10 @@ void FlaxValidator::close_map(Frame& f) {
                   c.arrays};
       // The chunks' rows and the marker's and shape's leaves become the one array's row.
       if (summary_.arrays.size() > t.listed_start) summary_.arrays.resize(t.listed_start);
-      summary_.arrays_total = t.arrays_start + 1;
+      summary_.arrays_total = t.arrays_start;
       summary_.arrays_not_listed = t.not_listed_start;
       summary_.scalars = t.scalars_start;
-      if (summary_.arrays.size() < limits_.flax.max_listed_arrays) summary_.arrays.push_back(std::move(a));
-      else ++summary_.arrays_not_listed;
+      list(std::move(a));
     }
   }
   if (stack_.size() < 2) return;

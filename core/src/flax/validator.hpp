@@ -92,6 +92,7 @@ class FlaxValidator final : public Validator {
   void malformed(std::string message, std::uint64_t offset);  // FX.msgpack; the reading stops
   void abort_with(std::string limit, std::string message, AbortKind kind = AbortKind::limit);
   void record(FlaxArray a, const Dtype* dtype, bool ok, std::uint64_t elements);
+  void list(FlaxArray a);  // a row of the summary, within its bounds
 
   // fx_array.cpp: an extension's own msgpack.
   void open_ext(const Item& it);
@@ -126,6 +127,11 @@ class FlaxValidator final : public Validator {
   OpenExt ext_;
   std::uint64_t value_end_ = 0;  // where the top map ended
   FlaxSummary summary_;
+  std::uint64_t listed_path_bytes_ = 0;
 };
+
+// Bounds of the summary's paths (fx_record.cpp): one row's, and all rows' together.
+inline constexpr std::size_t kMaxListedPath = 1024;
+inline constexpr std::uint64_t kMaxListedPathBytes = 16u << 20;
 
 }  // namespace tensorgate::detail::flax
