@@ -4,7 +4,7 @@
 // kind of summary fills it from the validated reports (side.cpp: safetensors, GGUF, PyTorch
 // checkpoints' state dicts; side_onnx.cpp: ONNX initializers; side_ggml.cpp: legacy GGML
 // tensor records; side_tflite.cpp: TFLite's constant tensors; side_ctranslate2.cpp: a
-// CTranslate2 model.bin's variables); a new format is one more
+// CTranslate2 model.bin's variables; side_flax.cpp: Flax arrays); a new format is one more
 // collector and nothing else.
 #include <cstdint>
 #include <functional>
@@ -16,6 +16,7 @@
 #include "tensorgate/diff.hpp"
 #include "tensorgate/ggml.hpp"
 #include "tensorgate/ctranslate2.hpp"
+#include "tensorgate/flax.hpp"
 #include "tensorgate/onnx.hpp"
 #include "tensorgate/tflite.hpp"
 
@@ -71,9 +72,14 @@ void collect_ctranslate2(const CTranslate2Summary& s, std::size_t file, Side& ou
                          const std::function<bool(std::string_view)>& first);
 std::string_view ctranslate2_common_dtype(std::string_view dtype);
 
-// A tensor's dtype as the diff compares it across formats: ONNX's names (FLOAT) and CTranslate2's
-// (float16) read as the safetensors table's (F32, F16) where that has the type; every other
-// format's as it is.
+// side_flax.cpp: a Flax checkpoint's arrays, each whose path `first` has not seen before, and
+// NumPy's dtype name as the safetensors table's (float32 as F32).
+void collect_flax(const FlaxSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
+std::string_view flax_common_dtype(std::string_view dtype);
+
+// A tensor's dtype as the diff compares it across formats: ONNX's names (FLOAT), CTranslate2's
+// (float16) and NumPy's (float32) read as the safetensors table's (F32, F16) where that has the
+// type; every other format's as it is.
 std::string_view common_dtype(const SideTensor& t);
 
 // Whether two tensors have one shape. A GGUF cannot hold a 0-dimensional tensor: across formats

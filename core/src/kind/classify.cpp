@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "ctranslate2/content_probe.hpp"
+#include "flax/content_probe.hpp"
 #include "onnx/content_probe.hpp"
 #include "pickle/compressed/front.hpp"
 #include "pickle/opcodes.hpp"
@@ -113,6 +114,14 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
   if (prefix.size() < 2048 + kHdf5Signature.size() && !complete) return std::nullopt;
   for (const std::size_t at : {512, 1024, 2048})
     if (prefix.substr(std::min(at, prefix.size()), kHdf5Signature.size()) == kHdf5Signature) return Classification{Format::hdf5, {}, {}};
+  // A Flax checkpoint: a msgpack map whose first key is a string. Before the pickle probe,
+  // which may run a few opcodes through one (0x81-0x8f are pickle opcodes too); a real pickle of
+  // protocol 2 or above starts with PROTO (0x80), and of protocol 0 or 1 with an ASCII opcode.
+  switch (flax::probe_checkpoint(prefix, complete)) {
+    case flax::ProbeVerdict::yes: return Classification{Format::flax, {}, {}};
+    case flax::ProbeVerdict::undecided: return std::nullopt;
+    case flax::ProbeVerdict::no: break;
+  }
   switch (pickle_probe(prefix, complete)) {
     case Verdict::yes: return Classification{Format::pickle, {}, {}};
     case Verdict::undecided: return std::nullopt;

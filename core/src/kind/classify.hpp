@@ -3,7 +3,8 @@
 // formats whose magic is certain first (GGUF, zip, NumPy, HDF5, a Git LFS pointer's first line),
 // then safetensors (a length of at most 100,000,000 and a header that starts, after JSON
 // whitespace, with '{': a valid safetensors may begin with bytes that look like a pickle
-// PROTO), then HDF5 after a user block (its signature at 512, 1024 or 2048), then pickle (the pickle scanner runs a few opcodes without a fault), then a
+// PROTO), then HDF5 after a user block (its signature at 512, 1024 or 2048), then a Flax checkpoint (a
+// msgpack map whose first key is a string: flax/content_probe.hpp), then pickle (the pickle scanner runs a few opcodes without a fault), then a
 // TensorFlow SavedModel or Keras metadata file (savedmodel/content_probe.hpp), then ONNX
 // (ir_version first, then a field of ModelProto: onnx/content_probe.hpp), then a pickle whose
 // PROTO 2 or above starts a stream that breaks early, then a safetensors file with a length past the

@@ -34,6 +34,7 @@ constexpr Extension kExtensions[] = {
     {".h5", {Format::hdf5}, 1},
     {".hdf5", {Format::hdf5}, 1},
     {".tflite", {Format::tflite}, 1},
+    {".msgpack", {Format::flax}, 1},
 };
 
 const Extension* extension_of(std::string_view name) {
