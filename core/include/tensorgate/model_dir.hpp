@@ -166,4 +166,9 @@ struct ListedFile {
 };
 bool is_model_directory(const std::vector<ListedFile>& files);
 
+// An OpenVINO model's weights: `name` ends in .bin and the file of its stem with the extension
+// .xml is among `files` and is OpenVINO IR. The .bin is its model's (that model's report checks
+// it), neither a file of its own nor one that holds no weights.
+bool is_openvino_weights(std::string_view name, const std::vector<ListedFile>& files);
+
 }  // namespace tensorgate
