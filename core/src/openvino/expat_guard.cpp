@@ -126,8 +126,9 @@ void OpenVinoValidator::stop() {
 
 void OpenVinoValidator::on_start(const char* name, const char** atts) {
   if (stopped_) return;
-  const auto at = static_cast<std::uint64_t>(XML_GetCurrentByteIndex(static_cast<XML_Parser>(parser_)));
-  if (!reader_.start(name, atts, at)) stop();
+  auto* p = static_cast<XML_Parser>(parser_);
+  const auto at = static_cast<std::uint64_t>(XML_GetCurrentByteIndex(p));
+  if (!reader_.start(name, atts, at, static_cast<std::uint64_t>(XML_GetCurrentByteCount(p)))) stop();
 }
 
 void OpenVinoValidator::on_end() {

@@ -77,14 +77,17 @@ IrReader::Kind IrReader::child_kind(std::string_view name) const {
   }
 }
 
-bool IrReader::start(const char* name, const char** atts, std::uint64_t offset) {
+bool IrReader::start(const char* name, const char** atts, std::uint64_t offset, std::uint64_t tag_bytes) {
   if (stop_ != Stop::none) return false;
   if (path_.size() >= limits_.openvino.max_depth)
     return bound("elements nest deeper than Limits::openvino.max_depth (" + num(limits_.openvino.max_depth) + ")", offset);
+  // A value is never longer than its tag: only a long tag's values are measured (the five
+  // predefined entities and character references shorten what they stand in).
+  const bool long_tag = tag_bytes == 0 || tag_bytes > limits_.openvino.max_attribute_bytes;
   std::uint64_t count = 0;
   for (const char** a = atts; *a; a += 2) {
     ++count;
-    if (std::strlen(a[1]) > limits_.openvino.max_attribute_bytes)
+    if (long_tag && std::strlen(a[1]) > limits_.openvino.max_attribute_bytes)
       return bound("the attribute " + quoted(a[0]) + " of <" + quoted(name, 40) + "> is longer than Limits::openvino.max_attribute_bytes (" +
                        num(limits_.openvino.max_attribute_bytes) + " bytes)",
                    offset);

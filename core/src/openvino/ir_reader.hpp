@@ -26,8 +26,9 @@ class IrReader {
  public:
   IrReader(const Limits& limits, FindingList& findings, BudgetHold& memory);
 
-  // An element starts: its name and expat's attribute pairs (null-terminated). False: stop.
-  bool start(const char* name, const char** atts, std::uint64_t offset);
+  // An element starts: its name, expat's attribute pairs (null-terminated), and how many bytes
+  // its tag takes in the file (no attribute value is longer). False: stop.
+  bool start(const char* name, const char** atts, std::uint64_t offset, std::uint64_t tag_bytes);
   bool end(std::uint64_t offset);
   Stop stopped() const { return stop_; }
   bool saw_root() const { return saw_root_; }

@@ -75,7 +75,8 @@ void check_openvino_weights(Report& report, const OpenVinoWeightsFacts& weights,
   if (unused > 0)
     add(report, limits, Finding{Rule::ov_unused_bytes, Severity::warning,
                                 num(unused) + " bytes of " + bin + " (" + num(weights.size) + " bytes) in " + num(gaps) +
-                                    " runs are no Const layer's weights; the first run begins at byte " + num(first_gap),
+                                    (gaps == 1 ? " run" : " runs") + " are no Const layer's weights; the first run begins at byte " +
+                                    num(first_gap),
                                 std::nullopt, std::nullopt});
 }
 
