@@ -86,6 +86,9 @@ struct ModelDirectory {
   std::vector<std::string> onnx_folder_models;
   // A TensorFlow SavedModel directory (it holds saved_model.pb): its variables/ and assets/.
   std::optional<SavedModelVariables> savedmodel;
+  // Findings of pairs of files checked together before the directory (/v1/check-model's
+  // OpenVINO xml and .bin reports; the CLI's are in the xml's own report): the directory's.
+  std::vector<Finding> pair_findings;
 };
 
 // A split GGUF set as one model: its totals over the shards present.
