@@ -32,7 +32,7 @@ struct OpenVinoConst {
 // Limits::openvino.max_layers), listed or not.
 struct OpenVinoRange {
   std::uint64_t offset = 0, size = 0;
-  std::uint64_t xml_offset = 0;  // the byte of model.xml where its layer begins
+  std::uint64_t xml_offset = 0;  // the byte of model.xml where its layer begins (0: not known)
 };
 
 struct OpenVinoSummary {

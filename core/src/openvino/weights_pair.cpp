@@ -55,7 +55,7 @@ void check_openvino_weights(Report& report, const OpenVinoWeightsFacts& weights,
       add(report, limits, Finding{Rule::ov_const, Severity::error,
                                   "a Const layer's weights end at byte " + num(end) + " (offset " + num(r.offset) + ", size " +
                                       num(r.size) + "), past the end of " + bin + " (" + num(weights.size) + " bytes)",
-                                  r.xml_offset, std::nullopt});
+                                  r.xml_offset ? std::optional<std::uint64_t>(r.xml_offset) : std::nullopt, std::nullopt});
     }
     if (r.size > 0) spans.emplace_back(std::min(r.offset, weights.size), std::min(end, weights.size));
   }
