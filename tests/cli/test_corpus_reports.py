@@ -38,6 +38,7 @@ TARGETS = {
     "onnx_fuzzer": ["auto", "onnx"],
     "savedmodel_fuzzer": ["auto", "savedmodel"],
     "hdf5_fuzzer": ["auto", "hdf5"],
+    "openvino_fuzzer": ["auto", "openvino"],
     "torchscript_code_fuzzer": ["auto"],
     "chat_template_fuzzer": ["auto"],
     "cli_report_fuzzer": ["auto"],
