@@ -115,6 +115,31 @@ void OpenVinoValidator::parse(const char* data, std::size_t size, bool final) {
   if (status == XML_STATUS_ERROR) on_error();
 }
 
+// expat may hold back an error inside a token it has not seen the end of, depending on where
+// its input was cut: the final parse of the bytes within the bound says whether one came before
+// it (then it is the finding, as when the whole input arrived at once); one that only says the
+// input ends there (a token, a character, the root left open) is the bound's.
+void OpenVinoValidator::end_at_bound() {
+  auto* p = static_cast<XML_Parser>(parser_);
+  ExpatMemory* before = t_current;
+  t_current = &expat_memory_;
+  const XML_Status status = XML_Parse(p, nullptr, 0, XML_TRUE);
+  t_current = before;
+  if (stopped_) return;  // a handler made its finding
+  if (status == XML_STATUS_ERROR) {
+    const XML_Error code = XML_GetErrorCode(p);
+    if (code != XML_ERROR_UNCLOSED_TOKEN && code != XML_ERROR_PARTIAL_CHAR && code != XML_ERROR_NO_ELEMENTS &&
+        code != XML_ERROR_UNCLOSED_CDATA_SECTION && code != XML_ERROR_ABORTED) {
+      on_error();
+      return;
+    }
+  }
+  findings_.add(Rule::ov_bounds,
+                "model.xml is longer than Limits::openvino.max_xml_bytes (" + std::to_string(limits_.openvino.max_xml_bytes) + " bytes)",
+                parsed_);
+  stopped_ = true;
+}
+
 OpenVinoValidator::~OpenVinoValidator() {
   if (parser_) XML_ParserFree(static_cast<XML_Parser>(parser_));
 }

@@ -11,6 +11,7 @@ namespace {
 // expat is fed at most this much at once: what it copies and holds is an unfinished token and
 // one piece, whatever chunks the face reads.
 constexpr std::size_t kPiece = 64 * 1024;
+constexpr std::size_t kHead = 4;
 
 // What expat may hold: the longest attribute value a tag may have, several times over (expat
 // keeps a tag's raw bytes and its attribute values apart, and grows buffers by doubling), and
@@ -34,14 +35,27 @@ Progress OpenVinoValidator::feed(std::span<const std::byte> chunk) {
   const char* data = reinterpret_cast<const char*>(chunk.data());
   std::size_t size = chunk.size();
   bytes_seen_ += size;
+  // expat guesses the encoding from the first four bytes (a byte order mark, "<?xm", UTF-16's
+  // zeros), and given fewer it guesses otherwise: they go to it together, however they came.
+  if (head_.size() < kHead && !stopped_) {
+    const std::size_t take = std::min(size, kHead - head_.size());
+    head_.append(data, take);
+    data += take;
+    size -= take;
+    if (head_.size() < kHead) return progress();
+    parse_pieces(head_.data(), head_.size());
+  }
+  parse_pieces(data, size);
+  if (reader_.stopped() == Stop::memory && !aborted_)
+    aborted_ = Aborted{"openvino-memory-budget", "no memory left in the shared budget for the model's layers", AbortKind::memory_budget};
+  return progress();
+}
+
+void OpenVinoValidator::parse_pieces(const char* data, std::size_t size) {
   while (size > 0 && !stopped_) {
     const std::uint64_t room = limits_.openvino.max_xml_bytes - parsed_;
     if (room == 0) {
-      findings_.add(Rule::ov_bounds,
-                    "model.xml is longer than Limits::openvino.max_xml_bytes (" + std::to_string(limits_.openvino.max_xml_bytes) +
-                        " bytes)",
-                    parsed_);
-      stopped_ = true;
+      end_at_bound();
       break;
     }
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>({size, kPiece, room}));
@@ -50,9 +64,6 @@ Progress OpenVinoValidator::feed(std::span<const std::byte> chunk) {
     data += n;
     size -= n;
   }
-  if (reader_.stopped() == Stop::memory && !aborted_)
-    aborted_ = Aborted{"openvino-memory-budget", "no memory left in the shared budget for the model's layers", AbortKind::memory_budget};
-  return progress();
 }
 
 Progress OpenVinoValidator::skip(std::uint64_t count) {
@@ -68,6 +79,7 @@ Progress OpenVinoValidator::skip(std::uint64_t count) {
 Report OpenVinoValidator::finish() {
   if (finished_) return report();
   finished_ = true;
+  if (!stopped_ && head_.size() < kHead) parse_pieces(head_.data(), head_.size());  // a file shorter than that
   if (!stopped_) parse(nullptr, 0, true);
   if (reader_.stopped() == Stop::memory && !aborted_)
     aborted_ = Aborted{"openvino-memory-budget", "no memory left in the shared budget for the model's layers", AbortKind::memory_budget};

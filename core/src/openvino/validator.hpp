@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "common/budget_hold.hpp"
 #include "common/finding_list.hpp"
@@ -47,6 +48,8 @@ class OpenVinoValidator final : public Validator {
 
  private:
   void parse(const char* data, std::size_t size, bool final);
+  void parse_pieces(const char* data, std::size_t size);  // in kPiece pieces, within max_xml_bytes
+  void end_at_bound();  // max_xml_bytes reached: an error before it, or OV.bounds
   void on_error();
   void stop();
   Progress progress() const;
@@ -61,6 +64,7 @@ class OpenVinoValidator final : public Validator {
   std::optional<Aborted> aborted_;
   bool stopped_ = false, finished_ = false;
   std::uint64_t bytes_seen_ = 0, parsed_ = 0;
+  std::string head_;  // the first bytes, until there are enough for expat's encoding guess
 };
 
 // expat's allocator over `memory` (expat_memory.cpp); the parser made with it, with the guards
