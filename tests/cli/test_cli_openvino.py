@@ -102,6 +102,23 @@ class CliOpenVinoTest(JsonReports, unittest.TestCase):
             code, doc = self.check(os.path.join(tmp, "openvino_model.xml"))
             self.assertEqual(code, 0, doc)
 
+    def test_diff_reads_the_const_layers(self):
+        out = subprocess.run([TENSORGATE, "diff", os.path.join(DATA, "model.xml"), os.path.join(DATA, "unused_bytes.xml")],
+                             capture_output=True, text=True)
+        self.assertEqual(out.returncode, 0, out.stdout + out.stderr)
+        self.assertIn("0 tensors changed, 2 unchanged", out.stdout)
+        with tempfile.TemporaryDirectory() as tmp:
+            changed = os.path.join(tmp, "model.xml")
+            with open(os.path.join(DATA, "model.xml")) as f:
+                text = f.read().replace('shape="3" offset="48" size="12"', 'shape="1,3" offset="48" size="12"')
+            with open(changed, "w") as f:
+                f.write(text)
+            shutil.copy(os.path.join(DATA, "model.bin"), os.path.join(tmp, "model.bin"))
+            out = subprocess.run([TENSORGATE, "diff", "--format", "json", os.path.join(DATA, "model.xml"), changed],
+                                 capture_output=True, text=True)
+            self.assertIn('"shape"', out.stdout)
+            self.assertIn("bias", out.stdout)
+
     def test_the_text_report_says_the_pair(self):
         out = subprocess.run([TENSORGATE, "check", os.path.join(DATA, "model.xml")], capture_output=True, text=True)
         self.assertEqual(out.returncode, 0, out.stdout)

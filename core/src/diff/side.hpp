@@ -13,6 +13,7 @@
 
 #include "tensorgate/diff.hpp"
 #include "tensorgate/onnx.hpp"
+#include "tensorgate/openvino.hpp"
 
 namespace tensorgate::detail::diff {
 
@@ -53,6 +54,11 @@ std::optional<std::string> collect_side(const DiffSide& in, Side& out);
 
 // side_onnx.cpp: an ONNX model's initializers, each whose name `first` has not seen before.
 void collect_onnx(const OnnxSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
+
+// side_openvino.cpp: an OpenVINO model's Const layers, each whose name `first` has not seen
+// before; and its element type's name as the safetensors table spells the same type.
+void collect_openvino(const OpenVinoSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
+std::string_view openvino_common_dtype(std::string_view element_type);
 
 // A tensor's dtype as the diff compares it across formats: ONNX's names (FLOAT) read as the
 // safetensors table's (F32) where that has the type; every other format's as it is.

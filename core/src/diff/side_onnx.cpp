@@ -95,6 +95,7 @@ void collect_onnx(const OnnxSummary& s, std::size_t file, Side& out, const std::
 }
 
 std::string_view common_dtype(const SideTensor& t) {
+  if (t.format == Format::openvino) return openvino_common_dtype(t.info.dtype);
   if (t.format != Format::onnx) return t.info.dtype;
   const OnnxType* type = onnx_type(t.info.dtype);
   return type && !type->common.empty() ? type->common : std::string_view(t.info.dtype);
