@@ -11,6 +11,7 @@
 
 #include "external_data.hpp"
 #include "input_source.hpp"
+#include "openvino_weights.hpp"
 #include "source_check.hpp"
 
 namespace tensorgate::cli {
@@ -88,6 +89,8 @@ CheckedFile check_file(const std::string& path, const Limits& limits, FormatChoi
   CheckedFile checked = check_source(source, path, stdin_input ? std::string_view() : std::string_view(path), local, format, budget);
   // An ONNX model's external data files beside it (standard input has no directory to look in).
   if (checked.report && !stdin_input) check_external_data(*checked.report, path, limits);
+  // An OpenVINO model.xml's weights, the .bin beside it.
+  if (checked.report && !stdin_input) check_openvino_pair(*checked.report, path, limits);
   return checked;
 }
 

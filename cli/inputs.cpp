@@ -73,6 +73,7 @@ void walk(const fs::path& root, ExpandedInputs& out) {
     } else {
       for (std::size_t i = 0; i < l.files.size(); ++i) {
         if (p.in_model && is_nested_template(listed[i])) continue;
+        if (is_openvino_weights(listed[i].name, listed)) continue;  // checked with its model.xml
         if (is_checked_file(listed[i].name, listed[i].format) || template_file_kind(listed[i].name, listed[i].format))
           out.push_back({l.files[i].string(), std::nullopt});
       }

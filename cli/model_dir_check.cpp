@@ -55,7 +55,15 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
     return;
   }
   std::sort(files.begin(), files.end());
+  // Every regular file by its content, first: an OpenVINO model's .bin is known by its .xml.
+  std::vector<DetectedKind> kinds;
+  std::vector<ListedFile> listed;
   for (const fs::path& p : files) {
+    kinds.push_back(sniff_file(p).value_or(DetectedKind{Format::unknown, "a file that cannot be read"}));
+    listed.push_back(ListedFile{p.filename().string(), kinds.back().format});
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const fs::path& p = files[i];
     const std::string name = p.filename().string();
     md.file_names.push_back(name);
     if (name == "config.json") md.config_json = read_small(p, limits.directory.max_json_bytes, out);
@@ -65,7 +73,8 @@ void check_model_directory(const std::string& dir, FormatChoice format, std::vec
     if (name == "saved_model.pb") md.savedmodel = savedmodel_variables(dir, limits);
     // Every regular file by its content: model files are checked, chat template files judged in
     // the directory's report, the rest listed as no weights.
-    const DetectedKind kind = sniff_file(p).value_or(DetectedKind{Format::unknown, "a file that cannot be read"});
+    const DetectedKind& kind = kinds[i];
+    if (is_openvino_weights(name, listed)) continue;  // checked with its model.xml (check_file)
     if (const auto template_kind = template_file_kind(name, kind.format)) {
       std::string error;
       if (auto r = read_template_file(p.string(), name, *template_kind, limits, error)) md.chat_templates.push_back(std::move(*r));

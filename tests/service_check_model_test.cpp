@@ -392,3 +392,29 @@ TEST(ServiceCheckModel, SavedModelGraphMakesTheModel) {
   EXPECT_EQ(res.status, 422u) << res.body;
   EXPECT_EQ(rule_ids(res.json()), std::vector<std::string>{"MD.invalid-file"});
 }
+
+// An OpenVINO model as the hub has it: model.xml's report and its .bin's, checked as a pair (the
+// .bin is the xml's, no file of its own); a Const past the .bin's end is the directory's OV.const.
+TEST(ServiceCheckModel, OpenVinoXmlAndBinAreOnePair) {
+  TestServer server;
+  const auto data = [](const std::string& name) { return read_bytes(std::string(TG_SOURCE_DIR) + "/tests/data/openvino/" + name); };
+  const auto xml = upload(server.port(), data("model.xml"), "name=openvino_model.xml");
+  ASSERT_EQ(xml.status, 200u) << xml.body;
+  ASSERT_EQ(str(xml.json().at("format")), "openvino");
+  const auto bin = upload(server.port(), data("model.bin"), "name=openvino_model.bin");
+  const auto short_bin = upload(server.port(), data("past_bin.bin"), "name=openvino_model.bin");
+  boost::json::object body{{"config", nullptr}, {"index", nullptr},
+                           {"files", {{"openvino_model.xml", xml.json()}, {"openvino_model.bin", bin.json()}}}};
+  const auto ok = request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body));
+  EXPECT_EQ(ok.status, 200u) << ok.body;
+  EXPECT_EQ(rule_ids(ok.json()), std::vector<std::string>{});
+  EXPECT_EQ(str(ok.json().at("summary").at("weights_format")), "openvino");
+  EXPECT_EQ(ok.json().at("summary").at("parameters"), 15);  // its Const layers: 3x4 and 3
+  body["files"].as_object()["openvino_model.bin"] = short_bin.json();
+  const auto past = request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body));
+  EXPECT_EQ(past.status, 422u) << past.body;
+  EXPECT_EQ(rule_ids(past.json()), (std::vector<std::string>{"OV.const", "MD.invalid-file"})) << past.body;
+  body["files"].as_object().erase("openvino_model.bin");
+  const auto missing = request(server.port(), "POST", "/v1/check-model", boost::json::serialize(body));
+  EXPECT_EQ(rule_ids(missing.json()), (std::vector<std::string>{"OV.weights-missing", "MD.invalid-file"})) << missing.body;
+}

@@ -39,6 +39,7 @@ TARGETS = {
     "savedmodel_fuzzer": ["auto", "savedmodel"],
     "hdf5_fuzzer": ["auto", "hdf5"],
     "tflite_fuzzer": ["auto", "tflite"],
+    "openvino_fuzzer": ["auto", "openvino"],
     "torchscript_code_fuzzer": ["auto"],
     "chat_template_fuzzer": ["auto"],
     "cli_report_fuzzer": ["auto"],

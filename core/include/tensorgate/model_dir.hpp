@@ -86,6 +86,9 @@ struct ModelDirectory {
   std::vector<std::string> onnx_folder_models;
   // A TensorFlow SavedModel directory (it holds saved_model.pb): its variables/ and assets/.
   std::optional<SavedModelVariables> savedmodel;
+  // Findings of pairs of files checked together before the directory (/v1/check-model's
+  // OpenVINO xml and .bin reports; the CLI's are in the xml's own report): the directory's.
+  std::vector<Finding> pair_findings;
 };
 
 // A split GGUF set as one model: its totals over the shards present.
@@ -165,5 +168,10 @@ struct ListedFile {
   Format format = Format::unknown;
 };
 bool is_model_directory(const std::vector<ListedFile>& files);
+
+// An OpenVINO model's weights: `name` ends in .bin and the file of its stem with the extension
+// .xml is among `files` and is OpenVINO IR. The .bin is its model's (that model's report checks
+// it), neither a file of its own nor one that holds no weights.
+bool is_openvino_weights(std::string_view name, const std::vector<ListedFile>& files);
 
 }  // namespace tensorgate

@@ -207,6 +207,12 @@ std::optional<std::string> collect_side(const DiffSide& in, Side& out) {
         return file.path + " has more arrays than its report lists (" + std::to_string(flax->arrays_not_listed) +
                " past Limits::flax.max_listed_arrays)";
       collect_flax(*flax, f, out, [&](std::string_view name) { return seen.insert(name).second; });
+    } else if (const OpenVinoSummary* ir = r->summary.get<OpenVinoSummary>()) {
+      out.all_safetensors = out.all_gguf = false;
+      if (ir->const_layers_not_listed)
+        return file.path + " has more Const layers than its report lists (" + std::to_string(ir->const_layers_not_listed) +
+               " past Limits::openvino.max_listed_layers)";
+      collect_openvino(*ir, f, out, [&](std::string_view name) { return seen.insert(name).second; });
     } else if (const PickleSummary* state = torch_state(r->summary); state && !state->tensors.empty()) {
       out.all_safetensors = out.all_gguf = false;
       collect_pickle(*state, r->summary.get<ZipSummary>(), r->format, f, out, seen);

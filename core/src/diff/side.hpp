@@ -19,6 +19,7 @@
 #include "tensorgate/flax.hpp"
 #include "tensorgate/onnx.hpp"
 #include "tensorgate/tflite.hpp"
+#include "tensorgate/openvino.hpp"
 
 namespace tensorgate::detail::diff {
 
@@ -77,9 +78,14 @@ std::string_view ctranslate2_common_dtype(std::string_view dtype);
 void collect_flax(const FlaxSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
 std::string_view flax_common_dtype(std::string_view dtype);
 
+// side_openvino.cpp: an OpenVINO model's Const layers, each whose name `first` has not seen
+// before; and its element type's name as the safetensors table spells the same type.
+void collect_openvino(const OpenVinoSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
+std::string_view openvino_common_dtype(std::string_view element_type);
+
 // A tensor's dtype as the diff compares it across formats: ONNX's names (FLOAT), CTranslate2's
-// (float16) and NumPy's (float32) read as the safetensors table's (F32, F16) where that has the
-// type; every other format's as it is.
+// (float16), NumPy's (float32) and OpenVINO's (f32) read as the safetensors table's (F32, F16)
+// where that has the type; every other format's as it is.
 std::string_view common_dtype(const SideTensor& t);
 
 // Whether two tensors have one shape. A GGUF cannot hold a 0-dimensional tensor: across formats

@@ -98,6 +98,7 @@ std::string_view common_dtype(const SideTensor& t) {
   if (t.format == Format::tflite) return tflite_common_dtype(t.info.dtype);
   if (t.format == Format::ctranslate2) return ctranslate2_common_dtype(t.info.dtype);
   if (t.format == Format::flax) return flax_common_dtype(t.info.dtype);
+  if (t.format == Format::openvino) return openvino_common_dtype(t.info.dtype);
   if (t.format != Format::onnx) return t.info.dtype;
   const OnnxType* type = onnx_type(t.info.dtype);
   return type && !type->common.empty() ? type->common : std::string_view(t.info.dtype);

@@ -57,6 +57,40 @@ Verdict pickle_probe(std::string_view prefix, bool complete) {
   return Verdict::undecided;
 }
 
+
+// OpenVINO IR's model.xml: after a byte order mark, white space, the XML declaration and
+// comments, the root element <net (or a DOCTYPE naming net: a hostile IR is still one, for its
+// rules to refuse). A prefix that is XML so far and ends before the root waits for more.
+Verdict openvino_probe(std::string_view prefix, bool complete) {
+  std::string_view s = prefix;
+  if (starts(s, "\xEF\xBB\xBF")) s.remove_prefix(3);
+  for (;;) {
+    while (!s.empty() && json_space(s.front())) s.remove_prefix(1);
+    if (s.empty()) return complete ? Verdict::no : Verdict::undecided;
+    if (s.front() != '<') return Verdict::no;
+    if (s.size() < 10 && !complete) break;  // "<!DOCTYPE " is the longest opening looked at
+    if (starts(s, "<?")) {
+      const std::size_t end = s.find("?>");
+      if (end == std::string_view::npos) break;
+      s.remove_prefix(end + 2);
+    } else if (starts(s, "<!--")) {
+      const std::size_t end = s.find("-->", 4);
+      if (end == std::string_view::npos) break;
+      s.remove_prefix(end + 3);
+    } else {
+      const bool doctype = starts(s, "<!DOCTYPE");
+      std::string_view rest = s.substr(doctype ? 9 : 1);
+      if (doctype)
+        while (!rest.empty() && json_space(rest.front())) rest.remove_prefix(1);
+      if (rest.size() < 4) break;
+      return starts(rest, "net") && (json_space(rest[3]) || rest[3] == '>' || rest[3] == '/' || (doctype && rest[3] == '['))
+                 ? Verdict::yes
+                 : Verdict::no;
+    }
+  }
+  return complete ? Verdict::no : Verdict::undecided;
+}
+
 }  // namespace
 
 bool starts_like_lfs_pointer(std::string_view prefix) {
@@ -78,6 +112,11 @@ std::optional<Classification> classify(std::string_view prefix, bool complete) {
   // Legacy GGML's three magics as their little-endian uint32 is on disk (ggml, ggmf, ggjt).
   for (const std::string_view m : kGgmlMagics)
     if (starts(prefix, m)) return Classification{Format::ggml, {}, {}};
+  switch (openvino_probe(prefix, complete)) {
+    case Verdict::yes: return Classification{Format::openvino, {}, {}};
+    case Verdict::undecided: return std::nullopt;
+    case Verdict::no: break;
+  }
   bool ggml_pending = false;
   for (const std::string_view m : kGgmlMagics) ggml_pending = ggml_pending || could_start(prefix, m);
   const bool magic_pending = ggml_pending || tflite_pending || could_start(prefix, "GGUF") || could_start(prefix, "PK\x03\x04") ||

@@ -18,6 +18,7 @@ bool any(const ModelDirectory& dir, bool (*pred)(Format)) {
 bool is_safetensors(Format f) { return f == Format::safetensors; }
 bool is_gguf(Format f) { return f == Format::gguf; }
 bool is_onnx(Format f) { return f == Format::onnx; }
+bool is_openvino(Format f) { return f == Format::openvino; }
 // A model of the onnx/ folder: among the weights only from /v1/check-model (for MD.invalid-file),
 // never one of the files that make the model.
 bool in_onnx_folder(const FileInventory& f) { return f.name.starts_with("onnx/"); }
@@ -72,6 +73,9 @@ void check_weights(DirContext& ctx) {
   } else if (std::any_of(dir.weights.begin(), dir.weights.end(), is_top_onnx) && !any(dir, is_safetensors)) {
     for (const auto& f : dir.weights)  // ONNX models, and no other weights that make a model
       if (is_top_onnx(f)) ctx.model_files.push_back(&f);
+  } else if (any(dir, is_openvino) && !any(dir, is_safetensors)) {
+    for (const auto& f : dir.weights)  // OpenVINO IR models (optimum-intel's export): each xml with its .bin
+      if (is_openvino(f.format)) ctx.model_files.push_back(&f);
   } else if (const FileInventory* pb = ctx.weights_file("saved_model.pb");
              pb && pb->format == Format::savedmodel && !any(dir, is_safetensors)) {
     // A SavedModel: its graph makes the model. Its variables are checked apart where the face
@@ -83,7 +87,7 @@ void check_weights(DirContext& ctx) {
   } else if (dir.onnx_folder_models.empty()) {
     ctx.add(Rule::md_no_weights, "none of model.safetensors, model.safetensors.index.json, pytorch_model.bin, "
                                  "pytorch_model.bin.index.json is present, the directory is not of GGUF files, "
-                                 "torch checkpoints or ONNX models only, its onnx/ folder holds no ONNX model, "
+                                 "torch checkpoints, ONNX models or OpenVINO IR only, its onnx/ folder holds no ONNX model, "
                                  "it is no SavedModel (saved_model.pb) and no CTranslate2 model (model.bin)");
   }
 }
@@ -103,6 +107,14 @@ bool is_model_directory(const std::vector<ListedFile>& files) {
     all_torch = all_torch && detail::is_torch_format(f.format);
   }
   return is_model_directory(names) || (any_model && (all_gguf || all_torch));
+}
+
+bool is_openvino_weights(std::string_view name, const std::vector<ListedFile>& files) {
+  if (name.size() <= 4 || !name.ends_with(".bin")) return false;
+  const std::string_view stem = name.substr(0, name.size() - 4);
+  return std::any_of(files.begin(), files.end(), [&](const ListedFile& f) {
+    return f.format == Format::openvino && f.name.size() == stem.size() + 4 && f.name.starts_with(stem) && f.name.ends_with(".xml");
+  });
 }
 
 }  // namespace tensorgate

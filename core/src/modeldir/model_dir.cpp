@@ -84,6 +84,7 @@ DirectoryReport report_of(DirContext& ctx) {
 
 DirectoryReport check_model_directory(const ModelDirectory& dir, const Limits& limits) {
   detail::DirContext ctx(dir, limits);
+  for (const Finding& f : dir.pair_findings) ctx.add(f);
   detail::check_config(ctx);
   detail::check_weights(ctx);
   detail::check_split_sets(ctx);

@@ -1,7 +1,8 @@
 // The service's POST /v1/check-model: a model directory described by the hub instead of read
 // from disk. `config` and `index` are the documents themselves; `files` maps each weights
 // file's name to the report /v1/validate gave it (its tensor inventory included): safetensors,
-// GGUF, torch checkpoints, ONNX models (also those of the onnx/ folder, "onnx/model.onnx");
+// GGUF, torch checkpoints, ONNX models (also those of the onnx/ folder, "onnx/model.onnx"),
+// OpenVINO models (an xml's report with its .bin's: openvino_pairs.cpp);
 // `chat_templates` maps each template file's name to its text.
 #include <boost/json.hpp>
 
@@ -218,7 +219,13 @@ CheckModelResult check_model_request(std::string_view request_json, const Limits
       return result;
     }
   }
+  std::set<std::string, std::less<>> taken;  // OpenVINO models' xml and .bin
+  if (auto err = detail::read_openvino_pairs(files->as_object(), limits, dir, taken)) {
+    result.error = std::move(*err);
+    return result;
+  }
   for (const auto& [name, report] : files->as_object()) {
+    if (taken.count(std::string_view(name))) continue;
     if (auto err = read_file_report(name, report, dir)) {
       result.error = std::move(*err);
       return result;
