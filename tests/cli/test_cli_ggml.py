@@ -86,6 +86,22 @@ class CliGgmlTest(JsonReports, unittest.TestCase):
             self.assertEqual(rules(self.entry(doc, "n_dims_5.bin"), "error"), ["GL.tensor"])
             self.assertEqual(rules(self.entry(doc, "whisper_tiny.bin")), [])
 
+    def test_a_whisper_model_folder_is_a_model_directory_with_weights(self):
+        # A config.json makes it a model directory; its ggml-*.bin files are the models.
+        with tempfile.TemporaryDirectory() as parent:
+            d = os.path.join(parent, "whisper-ggml")
+            os.mkdir(d)
+            shutil.copy(os.path.join(DATA, "whisper_tiny.bin"), os.path.join(d, "ggml-tiny.bin"))
+            shutil.copy(os.path.join(DATA, "whisper_q5_0.bin"), os.path.join(d, "ggml-tiny-q5_0.bin"))
+            with open(os.path.join(d, "config.json"), "w") as f:
+                f.write('{"model_type": "whisper"}')
+            code, doc = self.check(d)
+            self.assertEqual(code, 0, doc)
+            entry = self.entry(doc, "whisper-ggml")
+            self.assertEqual(entry["format"], "model-directory")
+            self.assertNotIn("MD.no-weights", rules(entry))
+            self.assertEqual(sorted(entry["summary"]["files"]), ["ggml-tiny-q5_0.bin", "ggml-tiny.bin"])
+
     def test_diff_reads_the_tensor_records(self):
         out = subprocess.run([TENSORGATE, "diff", "--values", os.path.join(DATA, "llama_ggjt_v2_f16.bin"),
                               os.path.join(DATA, "llama_ggmf_v1.bin")], capture_output=True, text=True)

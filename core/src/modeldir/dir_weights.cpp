@@ -2,9 +2,10 @@
 // safetensors first (model.safetensors.index.json, or model.safetensors), then torch
 // checkpoints (pytorch_model.bin.index.json, pytorch_model.bin, or the checkpoints of a
 // directory that holds nothing else), then GGUF files, then ONNX models, then a TensorFlow
-// SavedModel's saved_model.pb, then a CTranslate2 model's model.bin; a directory whose models are in its onnx/ folder
-// (transformers.js) has weights, checked file by file. A Keras directory's weights are its
-// model.weights.h5 (or .npz), whatever else it holds.
+// SavedModel's saved_model.pb, then a CTranslate2 model's model.bin, then files each of which is a
+// model of its own (whisper.cpp's ggml-*.bin, .tflite models, flax_model.msgpack); a directory
+// whose models are in its onnx/ folder (transformers.js) has weights, checked file by file. A
+// Keras directory's weights are its model.weights.h5 (or .npz), whatever else it holds.
 #include <algorithm>
 
 #include "modeldir/dir_context.hpp"
@@ -19,6 +20,8 @@ bool is_safetensors(Format f) { return f == Format::safetensors; }
 bool is_gguf(Format f) { return f == Format::gguf; }
 bool is_onnx(Format f) { return f == Format::onnx; }
 bool is_openvino(Format f) { return f == Format::openvino; }
+// Formats whose every file is a whole model: a folder holds several sizes or variants side by side.
+bool is_whole_model(Format f) { return f == Format::ggml || f == Format::tflite || f == Format::flax; }
 // A model of the onnx/ folder: among the weights only from /v1/check-model (for MD.invalid-file),
 // never one of the files that make the model.
 bool in_onnx_folder(const FileInventory& f) { return f.name.starts_with("onnx/"); }
@@ -84,11 +87,15 @@ void check_weights(DirContext& ctx) {
   } else if (is_ctranslate2_directory(ctx)) {
     // A CTranslate2 model: its model.bin, beside its own config.json and vocabulary files.
     ctx.model_files.push_back(ctx.weights_file("model.bin"));
+  } else if (any(dir, is_whole_model) && !any(dir, is_safetensors)) {
+    for (const auto& f : dir.weights)  // legacy GGML, TFLite and Flax files: each a model
+      if (is_whole_model(f.format)) ctx.model_files.push_back(&f);
   } else if (dir.onnx_folder_models.empty()) {
     ctx.add(Rule::md_no_weights, "none of model.safetensors, model.safetensors.index.json, pytorch_model.bin, "
                                  "pytorch_model.bin.index.json is present, the directory is not of GGUF files, "
                                  "torch checkpoints, ONNX models or OpenVINO IR only, its onnx/ folder holds no ONNX model, "
-                                 "it is no SavedModel (saved_model.pb) and no CTranslate2 model (model.bin)");
+                                 "it is no SavedModel (saved_model.pb) nor CTranslate2 model (model.bin), and it "
+                                 "holds no legacy GGML, TFLite or Flax file");
   }
 }
 
