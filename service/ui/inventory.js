@@ -29,17 +29,19 @@ function product(shape) {
 }
 
 // One row per tensor, whatever the format calls its fields: safetensors has dtype and
-// data_offsets, GGUF type, offset and bytes. Unknown formats show what they share.
+// data_offsets, GGUF type, offset and bytes, legacy GGML dims (innermost first), Flax a path,
+// OpenVINO an element_type and a size, TFLite a data_offset. Unknown formats show what they share.
 export function inventoryRows(tensors) {
   const rows = new Array(tensors.length);
   for (let i = 0; i < tensors.length; i++) {
     const t = tensors[i] || {};
     const offsets = Array.isArray(t.data_offsets) ? t.data_offsets : null;
-    const begin = offsets ? offsets[0] : t.offset ?? null;
-    const bytes = offsets ? (typeof offsets[0] === 'bigint' || typeof offsets[1] === 'bigint' ? BigInt(offsets[1]) - BigInt(offsets[0]) : offsets[1] - offsets[0]) : t.bytes ?? null;
+    const begin = offsets ? offsets[0] : t.offset ?? t.data_offset ?? null;
+    const bytes = offsets ? (typeof offsets[0] === 'bigint' || typeof offsets[1] === 'bigint' ? BigInt(offsets[1]) - BigInt(offsets[0]) : offsets[1] - offsets[0]) : t.bytes ?? t.size ?? null;
     const end = offsets ? offsets[1] : begin !== null && bytes !== null ? Number(begin) + Number(bytes) : null;
-    rows[i] = {index: i, name: String(t.name ?? ''), type: String(t.dtype ?? t.type ?? ''), shape: t.shape,
-      params: product(t.shape), bytes, begin, end, lower: null};
+    const shape = t.shape ?? (Array.isArray(t.dims) ? [...t.dims].reverse() : undefined);
+    rows[i] = {index: i, name: String(t.name ?? t.path ?? ''), type: String(t.dtype ?? t.type ?? t.element_type ?? ''), shape,
+      params: product(shape), bytes, begin, end, lower: null};
   }
   return rows;
 }

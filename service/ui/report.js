@@ -12,11 +12,20 @@ import {opsChart, graphValues, initializerTensors} from './onnx.js';
 import {executionPanel} from './execution.js';
 import {sarifText, downloadName, download, copy} from './sarif.js';
 
+// The weights a format lists under its own name (its tensors are read as the inventory reads
+// tensors): a CTranslate2 model's variables, a Flax checkpoint's arrays, OpenVINO's Const layers.
+const WEIGHT_LISTS = {ctranslate2: 'variables', flax: 'arrays', openvino: 'const_layers'};
+function weightList(format, summary) {
+  const list = summary[WEIGHT_LISTS[format]];
+  return Array.isArray(list) ? list.filter((t) => t && typeof t === 'object') : [];
+}
+
 // The report's format ids (core/include/tensorgate/report.hpp, format_name) as a person reads
 // them, before "file" ("Invalid pickle file", "Valid Git LFS pointer file").
 const FORMAT_NAMES = {
   safetensors: 'safetensors', gguf: 'GGUF', pickle: 'pickle', zip: 'zip', npy: 'NumPy .npy', tar: 'tar', onnx: 'ONNX',
-  savedmodel: 'TensorFlow SavedModel', hdf5: 'HDF5',
+  savedmodel: 'TensorFlow SavedModel', hdf5: 'HDF5', ggml: 'legacy GGML', openvino: 'OpenVINO IR',
+  ctranslate2: 'CTranslate2', flax: 'Flax msgpack', tflite: 'TFLite',
   'lfs-pointer': 'Git LFS pointer', empty: 'empty', unknown: 'unrecognised',
   'model-directory': 'model repository',
 };
@@ -96,7 +105,7 @@ export function reportView(answer, file, ctx) {
   const actions = exportActions(name, answer.text, () => [{name, report}], ctx);
   const summary = report.summary && typeof report.summary === 'object' ? report.summary : null;
   const parts = [verdictBanner(report, {size: file.size, actions}), factsStrip(report, name, file.size)];
-  if (summary) parts.push(cardsSection(summary));
+  if (summary) parts.push(cardsSection(summary, WEIGHT_LISTS[report.format] ? [WEIGHT_LISTS[report.format]] : [], report.format));
   parts.push(findingsPanel(report.findings, ctx.rules, {dropped: report.findings_dropped}));
   if (summary) {
     const execution = executionPanel(report);
@@ -109,6 +118,8 @@ export function reportView(answer, file, ctx) {
     if (values) parts.push(panel('Graph inputs and outputs', values, 'values-panel'));
     // A file that lists no tensors (a pickle of plain objects, an empty header) gets no empty table.
     if (Array.isArray(summary.tensors) && summary.tensors.length) parts.push(inventoryPanel(summary.tensors, {dataStartLabel: report.format === 'gguf' ? 'the data section (alignment-padded)' : 'the data section (after the header)'}));
+    const weights = weightList(report.format, summary);
+    if (weights.length) parts.push(inventoryPanel(weights, {dataStartLabel: report.format === 'openvino' ? 'the .bin file' : 'the file'}));
     const initializers = initializerTensors(summary);
     if (initializers.length) parts.push(inventoryPanel(initializers, {dataStartLabel: 'the file (raw_data; typed and external data have no offset)'}));
     if (summary.metadata && typeof summary.metadata === 'object') parts.push(metadataPanel(summary.metadata));

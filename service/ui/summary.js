@@ -7,7 +7,7 @@ import {keyValueTable} from './metadata.js';
 
 const yesNo = (v) => (v === true ? 'yes' : v === false ? 'no' : v);
 
-// key -> [label, formatter(value, summary) -> [main, sub]], in the order people read them:
+// key -> [label (or report format -> label), formatter(value, summary) -> [main, sub]], in the order people read them:
 // what the model is, how big, how it is stored, then the file's technical facts.
 const CARDS = {
   architecture: ['Architecture', (v) => [v ?? 'not recognised']],
@@ -36,8 +36,9 @@ const CARDS = {
   tokenizer_model: ['Tokenizer', (v) => [v]],
   chat_template: ['Chat template', (v) => [yesNo(v)]],
   quantization_version: ['Quantisation version', (v) => [fmt.int(v)]],
-  version: ['GGUF version', (v) => [fmt.int(v)]],
-  ir_version: ['ONNX IR version', (v) => [fmt.int(v)]],
+  // Several formats have a version: the label says whose (a legacy GGML file's is no GGUF's).
+  version: [(format) => (format === 'gguf' ? 'GGUF version' : 'Format version'), (v) => [fmt.int(v)]],
+  ir_version: [(format) => (format === 'onnx' ? 'ONNX IR version' : 'IR version'), (v) => [fmt.int(v)]],
   opsets: ['Opsets', (v) => opsetText(v)],
   alignment: ['Alignment', (v) => [`${fmt.int(v)} B`]],
   byte_order: ['Byte order', (v) => [v]],
@@ -88,26 +89,28 @@ function card(label, main, sub, key) {
 }
 
 // Cards for the known fields (in CARDS' order), and the unknown ones as [key, value] for
-// "Other facts".
-export function summaryCards(summary) {
+// "Other facts"; `shown` names fields this report shows in a panel of its own, `format` is the
+// report's.
+export function summaryCards(summary, shown = [], format = '') {
   const cards = [];
   const other = [];
   if (!summary || typeof summary !== 'object') return {cards, other};
   const seenLabels = new Set();
-  for (const [key, [label, f]] of Object.entries(CARDS)) {
+  for (const [key, [named, f]] of Object.entries(CARDS)) {
+    const label = typeof named === 'function' ? named(format) : named;
     if (!(key in summary) || seenLabels.has(label)) continue;
     seenLabels.add(label);
     const [main, sub] = f(summary[key], summary);
     cards.push(card(label, main, sub, key));
   }
   for (const [key, value] of Object.entries(summary)) {
-    if (!(key in CARDS) && !ELSEWHERE.has(key)) other.push([key, value]);
+    if (!(key in CARDS) && !ELSEWHERE.has(key) && !shown.includes(key)) other.push([key, value]);
   }
   return {cards, other};
 }
 
-export function cardsSection(summary) {
-  const {cards, other} = summaryCards(summary);
+export function cardsSection(summary, shown = [], format = '') {
+  const {cards, other} = summaryCards(summary, shown, format);
   if (!cards.length && !other.length) return null;
   return h('div.summary', null,
     cards.length ? h('div.cards', null, cards) : null,

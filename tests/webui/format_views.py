@@ -92,3 +92,25 @@ class FormatViews:
         self.upload(self.files["onnx"])
         self.assertIn("Valid ONNX file", self.banner("valid").text)
         self.assertEqual(self.b.find_all(".execution-panel"), [])  # ONNX's own ops run nothing of the file's
+
+    def test_18_weight_files_of_other_layouts(self):
+        # Legacy GGML, CTranslate2, Flax, OpenVINO IR and TFLite files: their own names, and their
+        # weights (tensors, variables, arrays, Const layers) in the tensor inventory.
+        cases = [("ggml/whisper_tiny.bin", "Valid legacy GGML file", 50),
+                 ("ctranslate2/whisper_v6.bin", "Valid CTranslate2 file", 8),
+                 ("flax/flax_model.msgpack", "Valid Flax msgpack file", 39),
+                 ("openvino/model.xml", "Valid OpenVINO IR file", 2),
+                 ("tflite/model.tflite", "Valid TFLite file", 7)]
+        for name, banner, rows in cases:
+            self.upload(os.path.join(DATA_DIR, name))
+            self.b.wait(lambda d, b=banner: b in self.b.js("return document.querySelector('.result .banner')?.textContent ?? ''"),
+                        "the banner of " + name)
+            self.assertEqual(self.rule_ids(), [], name)
+            self.assertIn(f" of {rows}", self.b.find(".inventory-status").text, name)
+            facts = self.b.js("return [...document.querySelectorAll('.result .other-facts tbody th code')].map((e) => e.textContent)")
+            for listed in ("variables", "arrays", "const_layers"):
+                self.assertNotIn(listed, facts, name)  # the list is the inventory, not a fact
+            labels = self.b.js("return [...document.querySelectorAll('.result .card .card-label')].map((e) => e.textContent)")
+            self.assertNotIn("GGUF version", labels, name)  # another format's version is its own
+            self.assertNotIn("ONNX IR version", labels, name)
+            self.shot("18-" + name.split("/")[0])
