@@ -19,6 +19,9 @@ GgufBuilder base() {
   return b;
 }
 
+// Past TokenizerCheck::kMaxKept (2 x 64 KiB + 1): only a token's ends are kept.
+std::size_t TokenizerCheckLength() { return 2 * 64 * 1024 + 2; }
+
 std::vector<std::string> vocab(std::size_t n) {
   std::vector<std::string> v;
   for (std::size_t i = 0; i < n; ++i) v.push_back("tok" + std::to_string(i));
@@ -144,17 +147,32 @@ TEST(GgufGG6, MergesWithoutAVocabularyAreNotJudged) {
   EXPECT_EQ(gguf_errors(check_gguf(b.build())), "GG6.tokenizer-type");
 }
 
-TEST(GgufGG6, TheVocabularyKeptIsBounded) {
+TEST(GgufGG6, PastTheVocabularyBoundTheMergesAreNotJudged) {
+  // The bound leaves the merges unjudged instead of aborting: whether a length past the file's
+  // end is refuted at once (size known) or at its end (size unknown), the report is the same.
   tensorgate::Limits limits;
   limits.gguf.max_vocab_bytes = 64;
   GgufBuilder b = base();
-  b.kv_strings("tokenizer.ggml.tokens", vocab(40));
-  const auto r = check_gguf(b.build(), limits);
-  EXPECT_FALSE(r.valid);
-  ASSERT_TRUE(r.aborted);
-  EXPECT_EQ(r.aborted->limit, "gguf-vocab-bytes");
+  b.kv_strings("tokenizer.ggml.tokens", vocab(40)).kv_strings("tokenizer.ggml.merges", {"tok1 tok2", "x y"});
+  auto r = check_gguf(b.build(), limits);
+  EXPECT_TRUE(r.valid);
+  EXPECT_FALSE(r.aborted);
   limits.gguf.max_vocab_bytes = 4096;
-  EXPECT_TRUE(check_gguf(b.build(), limits).valid);
+  r = check_gguf(b.build(), limits);
+  EXPECT_EQ(gguf_errors(r), "GG6.merges");
+}
+
+TEST(GgufGG6, ATokenPastTheKeptLengthStillHasItsEndsJudged) {
+  // Longer than any token kept: no merge can be looked up by it, but a byte token it is not.
+  const std::string long_token(TokenizerCheckLength(), 'a');
+  auto v = byte_vocab();
+  v.push_back(long_token);
+  GgufBuilder b = base();
+  b.kv_strings("tokenizer.ggml.tokens", v).kv_strings("tokenizer.ggml.merges", {"x y"});
+  EXPECT_EQ(gguf_errors(check_gguf(b.build())), "");  // the merges are unjudged
+  auto w = byte_vocab();
+  w.push_back("<0x" + long_token + ">");
+  EXPECT_EQ(gguf_errors(check_gguf(base().kv_strings("tokenizer.ggml.tokens", w).build())), "GG6.byte-token");
 }
 
 }  // namespace

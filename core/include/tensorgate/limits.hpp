@@ -344,7 +344,7 @@ struct GgufLimits {
   std::uint64_t max_scalar_bytes = 256;
   // Bytes of tokenizer.ggml.tokens' text kept to check that every merge names two tokens of the
   // vocabulary (GG6.merges), with merges that come before the tokens; a 256,000-token vocabulary
-  // is ~2 MB. Past it the verdict is aborted, never valid.
+  // is ~2 MB. Past it (or with a token over 64 KiB) the merges are not judged.
   std::uint64_t max_vocab_bytes = 256ull << 20;
 };
 

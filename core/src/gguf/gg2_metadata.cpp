@@ -149,11 +149,8 @@ void GgufValidator::start_string(std::uint64_t len, StrKind kind) {
   }
   str_.buffer = kind == StrKind::key || (kind == StrKind::name && len <= kMaxName);
   str_.vocab = kind == StrKind::element && vocab_elements();
-  if (str_.vocab && len > limits_.gguf.max_vocab_bytes) {
-    abort_with("gguf-vocab-bytes", "a token of " + std::to_string(len) + " bytes, more than this validator's limit of " +
-                                       std::to_string(limits_.gguf.max_vocab_bytes) + " bytes of vocabulary");
-    return;
-  }
+  str_.vocab_last = 0;
+  str_.vocab_cut = 0;
   if (str_.buffer || str_.vocab) str_.buf.clear();
   if (kind != StrKind::value) str_.retain = str_.scan = false;
   str_.utf8.reset();
@@ -172,7 +169,7 @@ void GgufValidator::on_string_done() {
     case StrKind::element:
       if (!str_.utf8.complete_and_valid()) note_string_utf8(str_.pos);
       if (str_.vocab) {
-        on_vocab_element(str_.buf, str_.pos);
+        on_vocab_element({str_.buf, str_.buf.size() + str_.vocab_cut, str_.vocab_last}, str_.pos);
         if (state_ == State::stopped) return;
       }
       after_value();
@@ -284,7 +281,8 @@ std::size_t GgufValidator::fast_string_elements(const unsigned char* p, std::siz
       if (!u.complete_and_valid()) note_string_utf8(pos_ + used);
     }
     if (vocab) {
-      on_vocab_element({reinterpret_cast<const char*>(p + used + header_.len_bytes), static_cast<std::size_t>(len)}, pos_ + used);
+      const std::string_view text(reinterpret_cast<const char*>(p + used + header_.len_bytes), static_cast<std::size_t>(len));
+      on_vocab_element({text.substr(0, TokenizerCheck::kMaxKept), len, text.empty() ? '\0' : text.back()}, pos_ + used);
       if (state_ == State::stopped) {  // aborted: nothing more is read
         pos_ += used;
         return used;
@@ -307,16 +305,13 @@ bool GgufValidator::vocab_elements() const {
   return kv_.depth == 1 && !kv_.duplicate && (kv_.role == KeyRole::tokens || kv_.role == KeyRole::merges);
 }
 
-void GgufValidator::on_vocab_element(std::string_view text, std::uint64_t pos) {
+void GgufValidator::on_vocab_element(const TokenizerCheck::Element& e, std::uint64_t pos) {
   const std::uint64_t index = kv_.shape.count - kv_.frames[0].left;
   std::size_t allocated = 0;
   const std::uint64_t max = limits_.gguf.max_vocab_bytes;
-  const bool kept = kv_.role == KeyRole::tokens ? tokenizer_.add_token(text, index, pos, max, allocated)
-                                                : tokenizer_.add_merge(text, index, pos, max, allocated);
-  if (allocated && !charge(allocated)) return;
-  if (!kept)
-    abort_with("gguf-vocab-bytes", "the vocabulary and merges pass this validator's limit of " + std::to_string(max) +
-                                       " bytes (Limits::gguf.max_vocab_bytes)");
+  if (kv_.role == KeyRole::tokens) tokenizer_.add_token(e, index, pos, max, allocated);
+  else tokenizer_.add_merge(e, index, pos, max, allocated);
+  if (allocated) charge(allocated);
 }
 
 }  // namespace tensorgate::detail::gguf

@@ -258,7 +258,7 @@ void GgufValidator::check_vocabulary_text() {
                   "token " + std::to_string(b->index) + " of tokenizer.ggml.tokens is " + quoted(b->text) +
                       ", a byte token that is not <0x> and two hex digits" + others(*b),
                   b->pos);
-  if (const auto& m = tokenizer_.bad_merge())
+  if (const auto& m = tokenizer_.bad_merge(); m && !tokenizer_.merges_unjudged())
     findings_.add(Rule::gg6_merges,
                   "merge " + std::to_string(m->index) + " of tokenizer.ggml.merges, " + quoted(m->text) +
                       ", does not name two tokens of the vocabulary" + others(*m),

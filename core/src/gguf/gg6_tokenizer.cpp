@@ -20,35 +20,53 @@ void TokenizerCheck::note(std::optional<Offender>& slot, std::string_view text, 
   ++slot->count;
 }
 
-bool TokenizerCheck::add_token(std::string_view text, std::uint64_t index, std::uint64_t pos, std::uint64_t max_bytes,
+void TokenizerCheck::add_token(const Element& e, std::uint64_t index, std::uint64_t pos, std::uint64_t max_bytes,
                                std::size_t& allocated) {
-  if (malformed_byte_token(text)) note(byte_token_, text, index, pos);
-  if (dropped_) return true;
-  if (text.size() > max_bytes - std::min(kept_, max_bytes)) return false;
-  kept_ += text.size();
+  if (e.length > kMaxKept) {
+    // No byte token, and no token a merge can be looked up by: only its ends are known.
+    if (e.head.starts_with("<0x") && e.last == '>') note(byte_token_, e.head, index, pos);
+    unjudged_ = true;
+    return;
+  }
+  if (malformed_byte_token(e.head)) note(byte_token_, e.head, index, pos);
+  if (dropped_ || unjudged_) return;
+  if (e.length > kMaxToken || e.length > max_bytes - std::min(kept_, max_bytes)) {
+    unjudged_ = true;
+    vocab_.clear();
+    pending_.clear();
+    return;
+  }
+  kept_ += e.length;
   const std::size_t before = vocab_.bucket_count();
-  vocab_.insert(arena_.store(text, allocated));
+  vocab_.insert(arena_.store(e.head, allocated));
   if (vocab_.bucket_count() != before) allocated += (vocab_.bucket_count() - before) * sizeof(std::string_view);
-  return true;
 }
 
-bool TokenizerCheck::add_merge(std::string_view text, std::uint64_t index, std::uint64_t pos, std::uint64_t max_bytes,
+void TokenizerCheck::add_merge(const Element& e, std::uint64_t index, std::uint64_t pos, std::uint64_t max_bytes,
                                std::size_t& allocated) {
-  if (vocab_complete_) {
-    check_merge(text, index, pos);
-    return true;
+  if (dropped_ || unjudged_) return;
+  if (e.length > kMaxKept) {  // longer than any two tokens kept
+    if (vocab_complete_) note(merge_, e.head, index, pos);
+    else unjudged_ = true;
+    return;
   }
-  if (dropped_) return true;
-  if (text.size() > max_bytes - std::min(kept_, max_bytes)) return false;
-  kept_ += text.size();
+  if (vocab_complete_) {
+    check_merge(e.head, index, pos);
+    return;
+  }
+  if (e.length > max_bytes - std::min(kept_, max_bytes)) {
+    unjudged_ = true;
+    pending_.clear();
+    return;
+  }
+  kept_ += e.length;
   const std::size_t before = pending_.capacity();
-  pending_.push_back(PendingMerge{arena_.store(text, allocated), index, pos});
+  pending_.push_back(PendingMerge{arena_.store(e.head, allocated), index, pos});
   allocated += (pending_.capacity() - before) * sizeof(PendingMerge);
-  return true;
 }
 
 void TokenizerCheck::tokens_done() {
-  if (dropped_) return;
+  if (dropped_ || unjudged_) return;
   vocab_complete_ = true;
   for (const PendingMerge& m : pending_) check_merge(m.text, m.index, m.pos);
   pending_.clear();

@@ -129,7 +129,12 @@ std::size_t GgufValidator::take_string(const unsigned char* p, std::size_t n) {
     }
     str_.buf.append(piece);
   } else {
-    if (str_.vocab) str_.buf.append(piece);  // bounded by Limits::gguf.max_vocab_bytes (start_string)
+    if (str_.vocab && take > 0) {  // the first TokenizerCheck::kMaxKept bytes, then counted
+      const std::size_t room = TokenizerCheck::kMaxKept - std::min(str_.buf.size(), TokenizerCheck::kMaxKept);
+      str_.buf.append(piece.substr(0, room));
+      str_.vocab_cut += take - std::min(take, room);
+      str_.vocab_last = piece.back();
+    }
     str_.utf8.feed(p, take);
     if (str_.scan) str_.template_scan.feed(piece);
     if (str_.retain && kv_.retained.size() < kRetain)

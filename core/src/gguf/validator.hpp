@@ -119,7 +119,9 @@ struct StringReader {
   std::uint64_t left = 0;
   std::uint64_t pos = 0;  // where its length field starts
   bool buffer = false, retain = false, scan = false;
-  bool vocab = false;  // an element of tokenizer.ggml.tokens or .merges, gathered whole (GG6)
+  bool vocab = false;  // an element of tokenizer.ggml.tokens or .merges, gathered (GG6)
+  std::uint64_t vocab_cut = 0;  // its bytes past TokenizerCheck::kMaxKept, not gathered
+  char vocab_last = 0;          // its last byte
   std::string buf;
   Utf8Stream utf8;
   ct::TemplateScan template_scan;  // a chat template value (family CT), as it streams
@@ -213,7 +215,7 @@ class GgufValidator final : public Validator {
   void check_bool_run(const unsigned char* p, std::size_t n);
   std::size_t fast_string_elements(const unsigned char* p, std::size_t n);
   bool vocab_elements() const;
-  void on_vocab_element(std::string_view text, std::uint64_t pos);
+  void on_vocab_element(const TokenizerCheck::Element& e, std::uint64_t pos);
 
   // gg3_ggw_metadata_facts.cpp
   void begin_value_facts(std::uint32_t type);
