@@ -11,7 +11,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       g++ cmake ninja-build \
       libboost1.81-dev libboost-json1.81-dev libboost-program-options1.81-dev \
-      libspdlog-dev libfmt-dev libssl-dev zlib1g-dev libexpat1-dev \
+      libspdlog-dev libfmt-dev libssl-dev zlib1g-dev libbz2-dev liblzma-dev liblz4-dev libexpat1-dev \
       libclang-rt-14-dev \
  && rm -rf /var/lib/apt/lists/*
 # libclang-rt-14-dev: fuzz/CMakeLists.txt needs its FuzzedDataProvider.h at configure time.
