@@ -41,6 +41,10 @@ struct SideTensor {
   DiffTensor info;
   Encoding encoding;
   Format format = Format::safetensors;
+  // Its dtype as the safetensors table names the same type (ONNX's FLOAT, TFLite's FLOAT32,
+  // CTranslate2's float16, NumPy's float32, OpenVINO's f32), set by its collector from the
+  // format's own type table; empty where the dtype is its own name. Views a static table.
+  std::string_view common;
   std::uint64_t position = 0;  // where its bytes start in its file
   std::uint64_t elements = 0;
   std::string_view values_unread;  // why --values cannot read its bytes (empty: it can)
@@ -65,28 +69,22 @@ void collect_onnx(const OnnxSummary& s, std::size_t file, Side& out, const std::
 void collect_ggml(const GgmlSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
 // side_tflite.cpp: a TFLite model's constant tensors, each whose name `first` has not seen before.
 void collect_tflite(const TfliteSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
-std::string_view tflite_common_dtype(std::string_view dtype);
 
 // side_ctranslate2.cpp: a CTranslate2 model.bin's variables, each whose name `first` has not seen
-// before; and its dtype names (float16) as the safetensors table's (F16).
+// before.
 void collect_ctranslate2(const CTranslate2Summary& s, std::size_t file, Side& out,
                          const std::function<bool(std::string_view)>& first);
-std::string_view ctranslate2_common_dtype(std::string_view dtype);
 
-// side_flax.cpp: a Flax checkpoint's arrays, each whose path `first` has not seen before, and
-// NumPy's dtype name as the safetensors table's (float32 as F32).
+// side_flax.cpp: a Flax checkpoint's arrays, each whose path `first` has not seen before.
 void collect_flax(const FlaxSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
-std::string_view flax_common_dtype(std::string_view dtype);
 
 // side_openvino.cpp: an OpenVINO model's Const layers, each whose name `first` has not seen
-// before; and its element type's name as the safetensors table spells the same type.
+// before.
 void collect_openvino(const OpenVinoSummary& s, std::size_t file, Side& out, const std::function<bool(std::string_view)>& first);
-std::string_view openvino_common_dtype(std::string_view element_type);
 
-// A tensor's dtype as the diff compares it across formats: ONNX's names (FLOAT), CTranslate2's
-// (float16), NumPy's (float32) and OpenVINO's (f32) read as the safetensors table's (F32, F16)
-// where that has the type; every other format's as it is.
-std::string_view common_dtype(const SideTensor& t);
+// A tensor's dtype as the diff compares it across formats: SideTensor::common where its
+// collector set one, its own name otherwise.
+inline std::string_view common_dtype(const SideTensor& t) { return t.common.empty() ? std::string_view(t.info.dtype) : t.common; }
 
 // Whether two tensors have one shape. A GGUF cannot hold a 0-dimensional tensor: across formats
 // a safetensors scalar is a GGUF [1].

@@ -54,17 +54,13 @@ void collect_ctranslate2(const CTranslate2Summary& s, std::size_t file, Side& ou
     t.elements = elements;
     if (type) {
       t.encoding = type->encoding;
+      t.common = type->common;
       t.position = v.offset;
     } else {
       t.values_unread = "the diff reads no elements of this dtype";
     }
     out.tensors.push_back(std::move(t));
   }
-}
-
-std::string_view ctranslate2_common_dtype(std::string_view dtype) {
-  const CTranslate2Type* type = ctranslate2_type(dtype);
-  return type ? type->common : dtype;
 }
 
 }  // namespace tensorgate::detail::diff

@@ -72,17 +72,15 @@ void collect_flax(const FlaxSummary& s, std::size_t file, Side& out, const std::
     t.info.file = file;
     t.info.header_offset = a.offset;
     t.format = Format::flax;
-    if (type) t.encoding = type->encoding;
+    if (type) {
+      t.encoding = type->encoding;
+      t.common = type->common;
+    }
     if (!type) t.values_unread = "the diff reads no elements of this dtype: compared by dtype and shape only";
     else if (a.chunks) t.values_unread = "its values are in chunks (flax's __msgpack_chunked_array__): compared by dtype and shape only";
     else t.position = a.offset;
     out.tensors.push_back(std::move(t));
   }
-}
-
-std::string_view flax_common_dtype(std::string_view dtype) {
-  const FlaxType* type = flax_type(dtype);
-  return type && !type->common.empty() ? type->common : dtype;
 }
 
 }  // namespace tensorgate::detail::diff

@@ -86,22 +86,15 @@ void collect_onnx(const OnnxSummary& s, std::size_t file, Side& out, const std::
     t.info.bytes = init.bytes;
     t.info.file = file;
     t.info.header_offset = init.offset;
-    if (type) t.encoding = type->encoding;
+    if (type) {
+      t.encoding = type->encoding;
+      t.common = type->common;
+    }
     t.format = Format::onnx;
     t.elements = init.elements;
     t.values_unread = place(init, type, t);
     out.tensors.push_back(std::move(t));
   }
-}
-
-std::string_view common_dtype(const SideTensor& t) {
-  if (t.format == Format::tflite) return tflite_common_dtype(t.info.dtype);
-  if (t.format == Format::ctranslate2) return ctranslate2_common_dtype(t.info.dtype);
-  if (t.format == Format::flax) return flax_common_dtype(t.info.dtype);
-  if (t.format == Format::openvino) return openvino_common_dtype(t.info.dtype);
-  if (t.format != Format::onnx) return t.info.dtype;
-  const OnnxType* type = onnx_type(t.info.dtype);
-  return type && !type->common.empty() ? type->common : std::string_view(t.info.dtype);
 }
 
 }  // namespace tensorgate::detail::diff

@@ -32,16 +32,12 @@ void collect_openvino(const OpenVinoSummary& s, std::size_t file, Side& out, con
     t.info.bytes = c.size;
     t.info.file = file;
     t.format = Format::openvino;
+    for (const auto& [ov, common] : kCommon)
+      if (ov == c.element_type) t.common = common;
     t.elements = elements;
     t.values_unread = "its values are in the .bin beside model.xml, which the diff does not read: compared by dtype and shape only";
     out.tensors.push_back(std::move(t));
   }
-}
-
-std::string_view openvino_common_dtype(std::string_view element_type) {
-  for (const auto& [ov, common] : kCommon)
-    if (ov == element_type) return common;
-  return element_type;
 }
 
 }  // namespace tensorgate::detail::diff

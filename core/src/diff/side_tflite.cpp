@@ -66,7 +66,10 @@ void collect_tflite(const TfliteSummary& s, std::size_t file, Side& out, const s
     side.info.bytes = t.bytes;
     side.info.file = file;
     side.info.header_offset = t.offset;
-    if (type) side.encoding = type->encoding;
+    if (type) {
+      side.encoding = type->encoding;
+      side.common = type->common;
+    }
     side.format = Format::tflite;
     side.elements = elements;
     if (!type || !type->readable) side.values_unread = "the diff reads no elements of this dtype";
@@ -76,11 +79,6 @@ void collect_tflite(const TfliteSummary& s, std::size_t file, Side& out, const s
     else side.position = *t.data_offset;
     out.tensors.push_back(std::move(side));
   }
-}
-
-std::string_view tflite_common_dtype(std::string_view dtype) {
-  const TfliteType* type = tflite_type(dtype);
-  return type && !type->common.empty() ? type->common : dtype;
 }
 
 }  // namespace tensorgate::detail::diff
