@@ -7,7 +7,7 @@ import {findingsPanel} from './findings.js';
 import {dtypeChart} from './chart.js';
 import {inventoryPanel} from './inventory.js';
 import {metadataPanel} from './metadata.js';
-import {cardsSection, typesOf} from './summary.js';
+import {cardsSection, typesOf, isMap} from './summary.js';
 import {opsChart, graphValues, initializerTensors} from './onnx.js';
 import {executionPanel} from './execution.js';
 import {sarifText, downloadName, download, copy} from './sarif.js';
@@ -122,7 +122,7 @@ export function reportView(answer, file, ctx) {
     if (weights.length) parts.push(inventoryPanel(weights, {dataStartLabel: report.format === 'openvino' ? 'the .bin file' : 'the file'}));
     const initializers = initializerTensors(summary);
     if (initializers.length) parts.push(inventoryPanel(initializers, {dataStartLabel: 'the file (raw_data; typed and external data have no offset)'}));
-    if (summary.metadata && typeof summary.metadata === 'object') parts.push(metadataPanel(summary.metadata));
+    if (isMap(summary.metadata)) parts.push(metadataPanel(summary.metadata));
   } else if (!report.aborted) {
     parts.push(h('p.note', null, 'An invalid file has no summary: its findings say what is wrong and where.'));
   }

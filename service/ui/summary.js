@@ -49,6 +49,10 @@ const CARDS = {
 const ELSEWHERE = new Set(['tensors', 'dtypes', 'metadata', 'file_type', 'parameter_count', 'files',
   'ops', 'initializers', 'inputs', 'outputs', 'producer_version', 'graphs', 'functions']);
 
+// A key/value map, as the metadata panel shows one (a list, such as TFLite's metadata names, is
+// a fact of its own).
+export const isMap = (v) => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+
 // ONNX's imported opsets: "ai.onnx 13 · ai.onnx.ml 3" (the default domain is "").
 function opsetText(opsets) {
   if (!Array.isArray(opsets) || !opsets.length) return ['none'];
@@ -104,7 +108,8 @@ export function summaryCards(summary, shown = [], format = '') {
     cards.push(card(label, main, sub, key));
   }
   for (const [key, value] of Object.entries(summary)) {
-    if (!(key in CARDS) && !ELSEWHERE.has(key) && !shown.includes(key)) other.push([key, value]);
+    const elsewhere = ELSEWHERE.has(key) && (key !== 'metadata' || isMap(value));
+    if (!(key in CARDS) && !elsewhere && !shown.includes(key)) other.push([key, value]);
   }
   return {cards, other};
 }

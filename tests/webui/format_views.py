@@ -113,4 +113,7 @@ class FormatViews:
             labels = self.b.js("return [...document.querySelectorAll('.result .card .card-label')].map((e) => e.textContent)")
             self.assertNotIn("GGUF version", labels, name)  # another format's version is its own
             self.assertNotIn("ONNX IR version", labels, name)
+            if name.startswith("tflite"):  # its metadata is a list of names: a fact, not a key/value map
+                self.assertEqual(self.b.find_all(".metadata-panel"), [])
+                self.assertIn("metadata", facts)
             self.shot("18-" + name.split("/")[0])
